@@ -1,0 +1,161 @@
+// Package storetest gives tests a real, migrated, empty Postgres database.
+//
+// A test binary uses one ephemeral cluster: the one named by
+// OKF_TEST_DATABASE_URL (an admin URL; each test gets its own database on
+// that server), or else a private cluster that Main starts in the system temp
+// dir and removes when the tests end. Databases are cloned from a template
+// migrated once, so a new database costs a few milliseconds.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/pgcluster"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+const templateDB = "okf_test_template"
+
+var (
+	adminURL string
+	cluster  *pgcluster.Cluster
+
+	templateOnce sync.Once
+	templateErr  error
+)
+
+// Main runs the tests of a package against an ephemeral cluster. Call it
+// from TestMain: func TestMain(m *testing.M) { storetest.Main(m) }.
+func Main(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storetest:", err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	adminURL = os.Getenv("OKF_TEST_DATABASE_URL")
+	if adminURL == "" {
+		dir, err := os.MkdirTemp("", "okf-test-pg-")
+		if err != nil {
+			return 0, err
+		}
+		cluster, err = pgcluster.Start(context.Background(), pgcluster.Options{Dir: dir, Ephemeral: true})
+		if err != nil {
+			return 0, err
+		}
+		defer cluster.Remove()
+		adminURL = cluster.URL("postgres")
+	}
+	return m.Run(), nil
+}
+
+// AdminURL is the URL of the maintenance database of the test cluster.
+func AdminURL(t testing.TB) string {
+	t.Helper()
+	if adminURL == "" {
+		t.Fatal("storetest: call storetest.Main from TestMain")
+	}
+	return adminURL
+}
+
+// NewDatabase creates a fresh migrated database and returns its URL. It is
+// dropped when the test ends.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	templateOnce.Do(func() { templateErr = makeTemplate(ctx) })
+	if templateErr != nil {
+		t.Fatalf("storetest: template database: %v", templateErr)
+	}
+	name := "okf_test_" + randomHex(6)
+	if err := exec(ctx, AdminURL(t), fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, templateDB)); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = exec(context.Background(), adminURL, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
+	})
+	return withDatabase(adminURL, name)
+}
+
+// NewStore opens a Store on a fresh migrated database, closed when the test ends.
+func NewStore(t testing.TB) *store.Store {
+	t.Helper()
+	u := NewDatabase(t)
+	s, err := store.Open(context.Background(), store.Config{URL: u})
+	if err != nil {
+		t.Fatalf("storetest: open: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// makeTemplate creates and migrates the template database once per cluster;
+// an advisory lock keeps concurrent test binaries from racing.
+func makeTemplate(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(4242)"); err != nil {
+		return err
+	}
+	defer conn.Exec(ctx, "SELECT pg_advisory_unlock(4242)")
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", templateDB).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	building := templateDB + "_building"
+	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+building); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+building); err != nil {
+		return err
+	}
+	if err := store.Migrate(ctx, withDatabase(adminURL, building)); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	_, err = conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", building, templateDB))
+	return err
+}
+
+func exec(ctx context.Context, dbURL, sql string) error {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, sql)
+	return err
+}
+
+// withDatabase returns dbURL with its database name replaced.
+func withDatabase(dbURL, name string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		panic(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
