@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 )
 
 // Origins and ways in (contract section 2.3, DESIGN.md).
@@ -176,4 +177,31 @@ func escapePath(p string) string {
 		segs[i] = url.PathEscape(s)
 	}
 	return strings.Join(segs, "/")
+}
+
+// Repository states (contract 2.4).
+const (
+	StateActive   = "active"
+	StateStalled  = "stalled"
+	StateArchived = "archived"
+	StateGone     = "gone"
+)
+
+// StaleAfter is how long without a push makes a repository stalled.
+const StaleAfter = 365 * 24 * time.Hour
+
+// RepoState classifies a repository by DESIGN.md's rules: gone when it no
+// longer resolves, archived when the host says so, stalled when the last push
+// is older than StaleAfter, else active.
+func RepoState(gone, archived bool, pushedAt *time.Time, now time.Time) string {
+	switch {
+	case gone:
+		return StateGone
+	case archived:
+		return StateArchived
+	case pushedAt != nil && now.Sub(*pushedAt) > StaleAfter:
+		return StateStalled
+	default:
+		return StateActive
+	}
 }
