@@ -36,8 +36,6 @@ type Options struct {
 	// Port names the socket file (.s.PGSQL.<port>); the cluster listens on a
 	// Unix socket only. 0 means 5432.
 	Port int
-	// Log receives the server's output; nil discards it.
-	Log func(format string, args ...any)
 }
 
 // Cluster is a running private cluster.
@@ -46,8 +44,11 @@ type Cluster struct {
 	DataDir   string
 	SocketDir string
 	Port      int
-	runAs     *user.User // nil when the server runs as the caller
-	bin       string
+	// Started is true when Start launched the server, false when it found
+	// one already running in Dir (which the caller should then leave running).
+	Started bool
+	runAs   *user.User // nil when the server runs as the caller
+	bin     string
 }
 
 // ErrNoPostgres means no PostgreSQL server binaries were found.
@@ -146,6 +147,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		logTail, _ := os.ReadFile(filepath.Join(c.Dir, "postgres.log"))
 		return nil, fmt.Errorf("pgcluster: pg_ctl start: %w: %s\n%s", err, out, tail(logTail, 2000))
 	}
+	c.Started = true
 	return c, nil
 }
 

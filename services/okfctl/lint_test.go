@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func lint(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code, err := lintCmd(args, &out, &errOut)
+	if err != nil {
+		t.Fatalf("lint %v: %v (%s)", args, err, errOut.String())
+	}
+	return code, out.String()
+}
+
+func TestLintCorpusBundlesAndNegatives(t *testing.T) {
+	corpus := corpusDir(t)
+	for _, row := range readManifest(t, corpus) {
+		if row.Kind == "spec" {
+			continue
+		}
+		t.Run(row.Repo+"/"+row.IndexPath, func(t *testing.T) {
+			code, out := lint(t, "--json", "--repo", row.Repo, "--dir", row.BundleDir, row.file(corpus))
+			var got struct {
+				Bundle bool `json:"bundle"`
+				Card   struct {
+					ID       string `json:"id"`
+					Name     string `json:"name"`
+					IndexURL string `json:"index_url"`
+					Source   struct {
+						Repo string `json:"repo"`
+						Path string `json:"path"`
+					} `json:"source"`
+				} `json:"card"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+			}
+			if row.isBundle() {
+				if code != 0 || !got.Bundle {
+					t.Fatalf("bundle root: exit %d, bundle %v", code, got.Bundle)
+				}
+				if got.Card.ID == "" || got.Card.Name == "" || got.Card.Source.Path != row.IndexPath ||
+					got.Card.Source.Repo != strings.ToLower(row.Repo) || !strings.HasSuffix(got.Card.IndexURL, row.IndexPath) {
+					t.Fatalf("card identity wrong: %+v", got.Card)
+				}
+			} else if code != 1 || got.Bundle {
+				t.Fatalf("%s (%s) must not lint as a bundle: exit %d", row.IndexPath, row.Kind, code)
+			}
+		})
+	}
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLintWarnings(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"b/index.md": "---\nokf_version: 0.3\n---\n\n# Files\n\n" +
+			"- [Here](here.md) - exists\n" +
+			"- [Sub](sub/) - directory with an index\n" +
+			"- [Abs](/here.md) - bundle-absolute, exists\n" +
+			"- [Gone](gone.md) - missing\n" +
+			"- [Out](../outside.md) - leaves the bundle\n" +
+			"- [Spaced](my%20file.md) - escaped space, exists\n",
+		"b/here.md":      "# Here\n",
+		"b/sub/index.md": "# Sub\n",
+		"b/my file.md":   "# Spaced\n",
+		"outside.md":     "# Outside\n",
+	})
+	code, out := lint(t, "--json", "--repo", "acme/docs", "--dir", "b", filepath.Join(dir, "b"))
+	if code != 0 {
+		t.Fatalf("exit %d for a bundle", code)
+	}
+	var got struct {
+		Card struct {
+			Name string `json:"name"`
+		} `json:"card"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Card.Name != "acme/docs · b" {
+		t.Errorf("name = %q, want the fallback acme/docs · b", got.Card.Name)
+	}
+	want := []string{
+		`okf_version "0.3" is not a published OKF version (0.1, 0.2)`,
+		`no usable title (frontmatter title or first H1): the card is named "acme/docs · b"`,
+		`link "gone.md" points at a missing file`,
+		`link "../outside.md" leaves the bundle`,
+	}
+	for _, w := range want {
+		if !slices.Contains(got.Warnings, w) {
+			t.Errorf("missing warning %q in %q", w, got.Warnings)
+		}
+	}
+	if len(got.Warnings) != len(want) {
+		t.Errorf("warnings = %q, want exactly %q", got.Warnings, want)
+	}
+}
+
+func TestLintNoConceptsWarns(t *testing.T) {
+	dir := writeTree(t, map[string]string{"index.md": "---\nokf_version: \"0.2\"\ntitle: Empty\n---\n\nJust prose, no entries.\n"})
+	code, out := lint(t, filepath.Join(dir, "index.md"))
+	if code != 0 || !strings.Contains(out, "warning: no concepts") || !strings.Contains(out, "name:        Empty") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestLintNotABundleExitsOne(t *testing.T) {
+	dir := writeTree(t, map[string]string{"index.md": "# Title\n\nokf_version: 0.1 in the body does not count\n"})
+	code, out := lint(t, dir)
+	if code != 1 || !strings.Contains(out, "not a bundle") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+}
+
+// The demo bundles the project ships must be clean apart from the quirks
+// they show on purpose.
+func TestLintExamples(t *testing.T) {
+	intended := map[string][]string{
+		"tinyco/ops-runbooks/okf":                 {"no usable title"},
+		"tinyco/ops-runbooks-mirror/okf":          {"no usable title"},
+		"polyglot-docs/multi-bundle/bundles/beta": {`okf_version "0.3"`},
+	}
+	roots := 0
+	for _, repo := range mustRepos(t, "../../examples") {
+		paths, err := findRoots(repo.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rel := range paths {
+			dir := filepath.Dir(filepath.Join(repo.path, rel))
+			key := repo.owner + "/" + repo.name + "/" + filepath.ToSlash(filepath.Dir(rel))
+			key = strings.TrimSuffix(key, "/.")
+			code, out := lint(t, "--json", "--repo", repo.owner+"/"+repo.name, "--dir", filepath.Dir(rel), dir)
+			if code != 0 {
+				continue // an index.md that is not a bundle root
+			}
+			roots++
+			var got struct{ Warnings []string }
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Warnings) != len(intended[key]) {
+				t.Errorf("%s: warnings %q, want only %q", key, got.Warnings, intended[key])
+				continue
+			}
+			for i, w := range intended[key] {
+				if !strings.Contains(got.Warnings[i], w) {
+					t.Errorf("%s: warning %q, want one about %q", key, got.Warnings[i], w)
+				}
+			}
+		}
+	}
+	if roots != 8 {
+		t.Errorf("examples hold %d bundle roots, want 8", roots)
+	}
+}
+
+func mustRepos(t *testing.T, dir string) []repoDir {
+	t.Helper()
+	repos, err := listRepos(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repos
+}

@@ -1,0 +1,80 @@
+// Command okfctl is the operator's tool for OKF Index: it migrates the
+// database, imports a local tree of bundles, lints a bundle as the indexer
+// reads it, and runs the whole service locally (make run).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+var build = "dev"
+
+const usage = `okfctl: operator's tool for OKF Index
+
+Usage:
+  okfctl migrate                      apply the schema and River's tables to DATABASE_URL
+  okfctl import [-q] DIR              index a tree laid out as <owner>/<repo>/... into DATABASE_URL
+  okfctl lint [flags] PATH            show the card a root index.md (or bundle directory) yields
+  okfctl run [flags]                  start the whole service locally (what make run does)
+  okfctl version                      print the build
+
+Run "okfctl COMMAND -h" for a command's flags.
+`
+
+// errUsage marks a command-line mistake: exit code 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cmd, args := os.Args[1], os.Args[2:]
+	var err error
+	switch cmd {
+	case "migrate":
+		err = migrateCmd(ctx, args)
+	case "import":
+		err = importCmd(ctx, args, os.Stdout, os.Stderr)
+	case "lint":
+		var code int
+		code, err = lintCmd(args, os.Stdout, os.Stderr)
+		if err == nil {
+			os.Exit(code)
+		}
+	case "run":
+		err = runCmd(ctx, args)
+	case "version":
+		fmt.Println(build)
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "okfctl: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "okfctl:", err)
+		os.Exit(1)
+	}
+}
+
+// databaseURL is DATABASE_URL, required by the commands that write.
+func databaseURL() (string, error) {
+	u := os.Getenv("DATABASE_URL")
+	if u == "" {
+		return "", errors.New("DATABASE_URL is not set")
+	}
+	return u, nil
+}

@@ -1,0 +1,71 @@
+// Command okf-worker runs the River job workers of OKF Index against the
+// configured database. Any number of worker processes may run at once; River
+// distributes the jobs.
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/worker/worker"
+)
+
+var build = "dev"
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil)).With("app", "okf-worker", "build", build)
+	if err := run(log); err != nil {
+		log.Error("worker stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(log *slog.Logger) error {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	if cfg.DatabaseURL == "" {
+		return errors.New("DATABASE_URL is not set (make run sets it for the embedded cluster)")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := store.Open(ctx, store.Config{URL: cfg.DatabaseURL})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	client, err := worker.NewClient(worker.Options{Store: st, Logger: log})
+	if err != nil {
+		return err
+	}
+	if err := client.Start(ctx); err != nil {
+		return err
+	}
+	if cfg.GitHubToken == "" {
+		log.Info("GITHUB_TOKEN is not set: the GitHub sweep is off")
+	}
+	log.Info("worker started")
+	<-ctx.Done()
+
+	// Let running jobs finish; past the grace period cancel them, and River
+	// releases them for another worker to retry.
+	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := client.Stop(shutdown); err != nil {
+		log.Warn("soft stop timed out; cancelling running jobs", "err", err)
+		hard, cancelHard := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancelHard()
+		return client.StopAndCancel(hard)
+	}
+	log.Info("worker stopped cleanly")
+	return nil
+}
