@@ -61,7 +61,10 @@ type Card struct {
 	// had no title, or only a listing heading such as "Files" or "Index".
 	NameFellBack bool `json:"-"`
 	// Truncated is true when the root was longer than MaxRootBytes or listed
-	// more than MaxEntries entries, so only a prefix was read.
+	// more than MaxEntries entries, so only a prefix was read. It is also set
+	// when the markdown would cost the parser more than its work budget
+	// (pathological nesting or punctuation; see Parse), which real roots
+	// do not reach.
 	Truncated bool `json:"-"`
 	// Links are the distinct relative link destinations of the body outside
 	// code, in order, as written with any #fragment removed, for tools that

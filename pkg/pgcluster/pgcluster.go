@@ -180,6 +180,11 @@ func (c *Cluster) prepareDir(dir string) error {
 	if len(c.SocketDir)+len("/.s.PGSQL.")+6 > 100 {
 		return fmt.Errorf("pgcluster: socket path %s is too long", c.SocketDir)
 	}
+	// Parents must be traversable by the server's user; the cluster
+	// directory itself is private to it.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
 	for _, d := range []string{dir, c.SocketDir} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return fmt.Errorf("pgcluster: %w", err)
