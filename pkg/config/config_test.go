@@ -1,0 +1,36 @@
+package config
+
+import "testing"
+
+func TestLoad(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIAddr != DefaultAPIAddr || c.OpsAddr != DefaultOpsAddr || c.PublicBaseURL != "http://"+DefaultAPIAddr ||
+		c.Variant != VariantBase || c.Full() || c.GitHubGraphQL != DefaultGitHubGraphQL {
+		t.Errorf("defaults: %+v", c)
+	}
+
+	c, err = Load(env(map[string]string{
+		"DATABASE_URL": "postgres://db/okf", "PUBLIC_BASE_URL": "https://okf.example/", "VARIANT": "full", "API_ADDR": ":9000",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DatabaseReadURL != "postgres://db/okf" || c.PublicBaseURL != "https://okf.example" || !c.Full() || c.APIAddr != ":9000" {
+		t.Errorf("overrides: %+v", c)
+	}
+
+	for _, bad := range []map[string]string{
+		{"VARIANT": "pro"},
+		{"PUBLIC_BASE_URL": "okf.example"},
+		{"PUBLIC_BASE_URL": "ftp://okf.example"},
+	} {
+		if _, err := Load(env(bad)); err == nil {
+			t.Errorf("Load(%v) accepted a bad value", bad)
+		}
+	}
+}
