@@ -3,4 +3,26 @@
 // Nothing else in the project imports pgx for queries; handlers and workers
 // call Store methods. It holds no business rules beyond keeping the stored
 // rows and their summaries consistent.
+//
+// One denormalised table, bundles, holds each bundle's card, source and
+// repository signals, so that cards and searches never join
+// (db/migrations/0001_schema.sql). Its writers keep a statistics summary,
+// bundle_facets, through statement-level triggers, so that Stats reads a few
+// index entries whatever the size of the index (0002_stats.sql).
+//
+// Files, one concern each:
+//
+//	store.go       Open, Close, pools, the retried write transaction
+//	migrate.go     Migrate: our SQL files, then River's tables
+//	row.go         BundleInput to column values: cleaning, content hash
+//	bundles.go     UpsertBundle, GetBundle, DeleteBundle
+//	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
+//	repos.go       SetRepoSignal
+//	search.go      Search, and how each search shape stays bounded
+//	stats.go       Stats, RecountStats
+//
+// Writes take advisory locks in a fixed order (see visibility.go) and are
+// retried when Postgres still picks them as a deadlock victim. Reads go
+// through a separate pool (Config.ReadURL, a replica if there is one) whose
+// sessions plan every search with its real parameter values.
 package store

@@ -3,7 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -11,50 +16,116 @@ import (
 type Config struct {
 	URL     string // DATABASE_URL: writes, and reads when ReadURL is empty
 	ReadURL string // DATABASE_READ_URL: search, cards and stats
+
+	// Now, when set, is the clock of indexed_at and updated_at (tests). By
+	// default the database's clock is used, the same for every replica.
+	Now func() time.Time
 }
 
 // Store is the service's database. It is safe for concurrent use.
 type Store struct {
 	write *pgxpool.Pool
 	read  *pgxpool.Pool
+	now   func() time.Time
 }
 
-var errTODO = errors.New("store: not implemented yet")
+// readParams are the session settings of the read pool. Search plans depend
+// on the values of their parameters (a rare term walks the GIN index, a
+// common one a sort index), so plans are never cached generically; JIT costs
+// more than it saves on queries bounded to a few milliseconds; the pool never
+// writes; and a statement that runs away (a query whose words exclude each
+// other, say "the -the", must check every bundle holding "the") is stopped.
+var readParams = map[string]string{
+	"plan_cache_mode":               "force_custom_plan",
+	"jit":                           "off",
+	"default_transaction_read_only": "on",
+	"statement_timeout":             strconv.Itoa(int(ReadTimeout.Milliseconds())),
+}
+
+// ReadTimeout bounds every statement of the read pool (searches, cards,
+// statistics). A search stopped by it returns ErrSearchTimeout.
+const ReadTimeout = 5 * time.Second
 
 // Open connects to the configured databases.
-func Open(ctx context.Context, cfg Config) (*Store, error) { return nil, errTODO }
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("store: open: no database URL")
+	}
+	wcfg, err := pgxpool.ParseConfig(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	readURL := cfg.ReadURL
+	if readURL == "" {
+		readURL = cfg.URL
+	}
+	rcfg, err := pgxpool.ParseConfig(readURL)
+	if err != nil {
+		return nil, fmt.Errorf("store: open read pool: %w", err)
+	}
+	for k, v := range readParams {
+		rcfg.ConnConfig.RuntimeParams[k] = v
+	}
+	write, err := pgxpool.NewWithConfig(ctx, wcfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	read, err := pgxpool.NewWithConfig(ctx, rcfg)
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("store: open read pool: %w", err)
+	}
+	if err := write.Ping(ctx); err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	return &Store{write: write, read: read, now: cfg.Now}, nil
+}
 
 // Close releases the connections.
-func (s *Store) Close() {}
+func (s *Store) Close() {
+	s.read.Close()
+	s.write.Close()
+}
 
 // Pool is the write pool, for River.
 func (s *Store) Pool() *pgxpool.Pool { return s.write }
 
-// Migrate applies our SQL migrations, then River's (rivermigrate); idempotent.
-func Migrate(ctx context.Context, databaseURL string) error { return errTODO }
-
-// UpsertBundle writes one parsed bundle.
-func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult, error) {
-	return UpsertResult{}, errTODO
+// clock is the timestamp writers pass for "now": the configured clock, or
+// nil so that SQL falls back to the database's now().
+func (s *Store) clock() *time.Time {
+	if s.now == nil {
+		return nil
+	}
+	t := s.now().UTC()
+	return &t
 }
 
-// HideRepoBundlesExcept hides the bundles of repo (lowercase owner/repo) whose
-// ids are not in keepIDs, and returns how many it hid.
-func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs []string) (int, error) {
-	return 0, errTODO
+// maxTxAttempts bounds the retries of a transaction that lost a deadlock or
+// serialization race.
+const maxTxAttempts = 5
+
+// inTx runs fn in a read-committed write transaction, retried when Postgres
+// aborts it to break a deadlock or a serialization conflict.
+func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	var err error
+	for attempt := 1; attempt <= maxTxAttempts; attempt++ {
+		err = pgx.BeginFunc(ctx, s.write, fn)
+		if !retryable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt*attempt) * 5 * time.Millisecond):
+		}
+	}
+	return err
 }
 
-// DeleteBundle removes a bundle.
-func (s *Store) DeleteBundle(ctx context.Context, id string) error { return errTODO }
-
-// GetBundle returns a live or low bundle; ErrNotFound otherwise.
-func (s *Store) GetBundle(ctx context.Context, id string) (Bundle, error) { return Bundle{}, errTODO }
-
-// Search returns live bundles matching p, at most p.Limit.
-func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) { return nil, errTODO }
-
-// Stats reads the kept statistics summary.
-func (s *Store) Stats(ctx context.Context) (IndexStats, error) { return IndexStats{}, errTODO }
-
-// RecountStats rebuilds the statistics summary from the bundles table.
-func (s *Store) RecountStats(ctx context.Context) error { return errTODO }
+// retryable reports whether err is a deadlock or a serialization failure.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}

@@ -10,6 +10,11 @@ import (
 // ErrNotFound is returned when a bundle does not exist or is not public.
 var ErrNotFound = errors.New("store: not found")
 
+// ErrSearchTimeout is returned when a search ran past ReadTimeout: a query
+// too costly to answer (its words exclude each other, say), not a fault of
+// the service.
+var ErrSearchTimeout = errors.New("store: search took too long")
+
 // Visibility of a bundle (DESIGN.md): live bundles are searched; low ones
 // answer on their card only; hidden ones answer nowhere.
 const (
@@ -114,6 +119,8 @@ type UpsertResult struct {
 	ID      string
 	Created bool // the bundle was new
 	Changed bool // indexed content changed, so updated_at moved (true when Created)
+	// Visibility is the bundle's visibility after the write.
+	Visibility string
 }
 
 // SearchParams is a validated bundle search (contract 4.1). Empty fields do

@@ -10,6 +10,7 @@ package storetest
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/url"
@@ -23,13 +24,12 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 )
 
-const templateDB = "okf_test_template"
-
 var (
 	adminURL string
 	cluster  *pgcluster.Cluster
 
 	templateOnce sync.Once
+	templateDB   string // okf_test_template_<fingerprint of the migrations>
 	templateErr  error
 )
 
@@ -75,7 +75,12 @@ func AdminURL(t testing.TB) string {
 func NewDatabase(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
-	templateOnce.Do(func() { templateErr = makeTemplate(ctx) })
+	templateOnce.Do(func() {
+		templateDB, templateErr = templateName()
+		if templateErr == nil {
+			templateErr = makeTemplate(ctx)
+		}
+	})
 	if templateErr != nil {
 		t.Fatalf("storetest: template database: %v", templateErr)
 	}
@@ -99,6 +104,21 @@ func NewStore(t testing.TB) *store.Store {
 	}
 	t.Cleanup(s.Close)
 	return s
+}
+
+// templateName names the template after the migrations it holds, so that a
+// long-lived server (OKF_TEST_DATABASE_URL) never hands out a database of an
+// older schema.
+func templateName() (string, error) {
+	ms, err := store.Migrations()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, m := range ms {
+		fmt.Fprintf(h, "%s\n%s\n", m.Name, m.SQL)
+	}
+	return "okf_test_template_" + hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 // makeTemplate creates and migrates the template database once per cluster;

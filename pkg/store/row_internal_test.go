@@ -1,0 +1,77 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/okfindex/okf-index/pkg/okf"
+)
+
+func TestIdentText(t *testing.T) {
+	repo := "acme/widgets"
+	tests := []struct {
+		in   BundleInput
+		repo *string
+		want string
+	}{
+		{BundleInput{Source: BundleSource{Path: "docs/okf/index.md", Dir: "docs/okf"}}, &repo,
+			"acme/widgets:docs/okf/index.md acme widgets docs okf"},
+		{BundleInput{Source: BundleSource{Path: "index.md"}}, &repo, "acme/widgets:index.md acme widgets"},
+		{BundleInput{IndexURL: "https://www.Docs.Example.co.uk/kb/index.md", Source: BundleSource{Dir: "kb"}}, nil,
+			"https://www.Docs.Example.co.uk/kb/index.md docs example co kb"},
+	}
+	for _, tt := range tests {
+		if got := identText(tt.in, tt.repo); got != tt.want {
+			t.Errorf("identText = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestContentHash(t *testing.T) {
+	in := BundleInput{
+		ID: "x", RootSHA256: "abc", IndexURL: "https://i", PageURL: "https://p",
+		Card:   okf.Card{Name: "N", ConceptList: []okf.Concept{{Name: "c", URL: "u"}}},
+		Source: BundleSource{Origin: "code_host", Path: "index.md"},
+		Repo:   &RepoSignal{Stars: 1},
+	}
+	h := newBundleRow(in).contentHash
+	same := in
+	same.Repo = &RepoSignal{Stars: 99} // repository signals do not count
+	same.Card.NameFellBack = true      // nor parser bookkeeping
+	same.Card.Links = []string{"a.md"} // (not published)
+	if got := newBundleRow(same).contentHash; got != h {
+		t.Error("hash depends on repository signals or unpublished fields")
+	}
+	nilList := in
+	nilList.Card.ConceptList = nil
+	empty := in
+	empty.Card.ConceptList = []okf.Concept{}
+	if newBundleRow(nilList).contentHash != newBundleRow(empty).contentHash {
+		t.Error("a nil and an empty concept list hash differently")
+	}
+	for name, edit := range map[string]func(*BundleInput){
+		"root":     func(b *BundleInput) { b.RootSHA256 = "def" },
+		"name":     func(b *BundleInput) { b.Card.Name = "M" },
+		"concept":  func(b *BundleInput) { b.Card.ConceptList = []okf.Concept{{Name: "c", URL: "v"}} },
+		"page url": func(b *BundleInput) { b.PageURL = "https://q" },
+		"path":     func(b *BundleInput) { b.Source.Path = "a/index.md" },
+	} {
+		c := in
+		edit(&c)
+		if newBundleRow(c).contentHash == h {
+			t.Errorf("changing %s keeps the hash", name)
+		}
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":           "plain",
+		"nul\x00byte":     "nulbyte",
+		"bad\xffutf8":     "badutf8",
+		"ünïcödé\x00\xc3": "ünïcödé",
+	} {
+		if got := cleanText(in); got != want {
+			t.Errorf("cleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// searchFixture writes a small index and returns the store and the ids by
+// short name. Bundles are indexed one minute apart in the order listed.
+//
+//	name    repo / host        ver  lang    license     type       concepts stars
+//	widget  acme/widgets       0.1  Go      MIT         reference  3        50
+//	gadget  acme/widgets:docs  0.2  Go      MIT         reference  2        50
+//	tools   other/tools        0.2  Python  Apache-2.0  runbook    40       5
+//	site    docs.example.com   0.2  -       -           -          0        -
+//	zulu    zed/zulu           0.3  Rust    -           glossary   150      900
+//	sample  zed/zulu:examples  0.1  (low: example path)
+//	copy    copy/widget        0.1  (low: duplicate of widget)
+//	gone    gone/repo          0.1  (hidden)
+func searchFixture(t *testing.T) (*store.Store, map[string]string) {
+	t.Helper()
+	s, clk := newStore(t)
+	ids := map[string]string{}
+	add := func(short string, in store.BundleInput) store.BundleInput {
+		mustUpsert(t, s, in)
+		ids[short] = in.ID
+		clk.Advance(time.Minute)
+		return in
+	}
+	widget := repoBundle("Acme", "Widgets", "index.md")
+	widget.Card.Name = "Widget Field Guide"
+	widget.Card.Tagline = "Everything about widgets"
+	widget.Card.Description = "How widgets are built and tested."
+	widget.Card.Concepts = 3
+	widget.Repo.Stars = 50
+	widget = add("widget", widget)
+
+	gadget := repoBundle("Acme", "Widgets", "docs/index.md")
+	gadget.Card.Name = "gadget notes"
+	gadget.Card.Tagline = ""
+	gadget.Card.Description = "Gadgets pair well with a widget. Rates: 50% off."
+	gadget.Card.OKFVersion = "0.2"
+	gadget.Repo.Stars = 50
+	add("gadget", gadget)
+
+	tools := repoBundle("other", "tools", "index.md")
+	tools.Card.Name = "Tools"
+	tools.Card.Description = "A toolbox for operators."
+	tools.Card.ConceptList = []okf.Concept{{Name: "Hammer", URL: "https://x/h.md", Summary: "Ünïcode summary for nails"}}
+	tools.Card.OKFVersion, tools.Card.Type, tools.Card.Concepts = "0.2", "runbook", 40
+	tools.Repo.Language, tools.Repo.License, tools.Repo.Stars = ptr("Python"), ptr("Apache-2.0"), 5
+	add("tools", tools)
+
+	site := siteBundle("https://docs.example.com/kb/index.md")
+	site.Card.Name = "Example Knowledge"
+	site.Card.Description = "Operators guide to the example platform."
+	add("site", site)
+
+	zulu := repoBundle("zed", "zulu", "index.md")
+	zulu.Card.Name = "Zulu Glossary"
+	zulu.Card.Description = "Terms, with widget mentioned once."
+	zulu.Card.OKFVersion, zulu.Card.Type, zulu.Card.Concepts = "0.3", "glossary", 150
+	zulu.Repo.Language, zulu.Repo.License, zulu.Repo.Stars = ptr("Rust"), nil, 900
+	add("zulu", zulu)
+
+	add("sample", repoBundle("zed", "zulu", "examples/index.md"))
+	cp := repoBundle("copy", "widget", "index.md")
+	cp.RootSHA256 = widget.RootSHA256
+	add("copy", cp)
+	gone := add("gone", repoBundle("gone", "repo", "index.md"))
+	if _, err := s.HideRepoBundlesExcept(context.Background(), *gone.Source.Repo, nil); err != nil {
+		t.Fatal(err)
+	}
+	// gadget changes last: the most recently updated.
+	gadget.Card.Tagline = "now with a tagline"
+	mustUpsert(t, s, gadget)
+	return s, ids
+}
+
+func searchIDs(t *testing.T, s *store.Store, ids map[string]string, p store.SearchParams) []string {
+	t.Helper()
+	res, err := s.Search(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Search(%+v): %v", p, err)
+	}
+	short := map[string]string{}
+	for k, v := range ids {
+		short[v] = k
+	}
+	out := []string{}
+	for _, b := range res {
+		if b.Visibility != store.VisibilityLive || b.ConceptList == nil {
+			t.Errorf("result %s: visibility %q, concept list %v", b.ID, b.Visibility, b.ConceptList)
+		}
+		out = append(out, short[b.ID])
+	}
+	return out
+}
+
+func TestSearchFiltersAndSorts(t *testing.T) {
+	s, ids := searchFixture(t)
+	tests := []struct {
+		name string
+		p    store.SearchParams
+		want []string // in order
+	}{
+		{"all, recent by default", store.SearchParams{}, []string{"zulu", "site", "tools", "gadget", "widget"}},
+		{"sort updated", store.SearchParams{Sort: store.SortUpdated}, []string{"gadget", "zulu", "site", "tools", "widget"}},
+		{"sort name", store.SearchParams{Sort: store.SortName}, []string{"site", "gadget", "tools", "widget", "zulu"}},
+		{"sort stars, ties by id, domain last", store.SearchParams{Sort: store.SortStars}, starsOrder(ids)},
+		{"relevance without q is recent", store.SearchParams{Sort: store.SortRelevance}, []string{"zulu", "site", "tools", "gadget", "widget"}},
+		{"q word", store.SearchParams{Q: "widget"}, []string{"zulu", "gadget", "widget"}},
+		{"q is case-insensitive", store.SearchParams{Q: "WIDGET"}, []string{"zulu", "gadget", "widget"}},
+		{"q relevance: name before body", store.SearchParams{Q: "widget", Sort: store.SortRelevance}, []string{"widget", "zulu", "gadget"}},
+		{"q two words", store.SearchParams{Q: "widget terms"}, []string{"zulu"}},
+		{"q or", store.SearchParams{Q: "toolbox or glossary", Sort: store.SortName}, []string{"tools", "zulu"}},
+		{"q phrase", store.SearchParams{Q: `"pair well"`}, []string{"gadget"}},
+		{"q exclusion", store.SearchParams{Q: "widget -gadgets", Sort: store.SortRelevance}, []string{"widget", "zulu"}},
+		{"q origin identifier", store.SearchParams{Q: "acme/widgets"}, []string{"gadget", "widget"}},
+		{"q owner word", store.SearchParams{Q: "acme"}, []string{"gadget", "widget"}},
+		{"q host word", store.SearchParams{Q: "example"}, []string{"site"}},
+		{"q tagline", store.SearchParams{Q: "everything"}, []string{"widget"}},
+		{"q nothing", store.SearchParams{Q: "nonexistentword"}, []string{}},
+		{"q punctuation only", store.SearchParams{Q: "!!!"}, []string{}},
+		{"origin domain", store.SearchParams{Origin: "domain"}, []string{"site"}},
+		{"origin github alias", store.SearchParams{Origin: "github", Sort: store.SortName}, []string{"gadget", "tools", "widget", "zulu"}},
+		{"repo, any case", store.SearchParams{Repo: "ACME/Widgets"}, []string{"gadget", "widget"}},
+		{"versions", store.SearchParams{Versions: []string{"0.1", "0.3"}}, []string{"zulu", "widget"}},
+		{"languages, any case", store.SearchParams{Languages: []string{"go", "RUST"}}, []string{"zulu", "gadget", "widget"}},
+		{"concept in description", store.SearchParams{Concept: "TOOLBOX"}, []string{"tools"}},
+		{"concept in concept summary, unicode case", store.SearchParams{Concept: "üNÏcode"}, []string{"tools"}},
+		{"concept in concept name", store.SearchParams{Concept: "hamm"}, []string{"tools"}},
+		{"concept escapes LIKE", store.SearchParams{Concept: "50%"}, []string{"gadget"}},
+		{"concept underscore is literal", store.SearchParams{Concept: "wid_et"}, []string{}},
+		{"concept bands", store.SearchParams{ConceptBands: []string{"0", "101+"}}, []string{"zulu", "site"}},
+		{"concept band 21-100", store.SearchParams{ConceptBands: []string{"21-100"}}, []string{"tools"}},
+		{"types", store.SearchParams{Types: []string{"runbook", "glossary"}}, []string{"zulu", "tools"}},
+		{"licenses, any case", store.SearchParams{Licenses: []string{"mit"}}, []string{"gadget", "widget"}},
+		{"filters combine", store.SearchParams{Q: "widget", Languages: []string{"go"}, Versions: []string{"0.2"}}, []string{"gadget"}},
+		{"limit", store.SearchParams{Limit: 2}, []string{"zulu", "site"}},
+		{"offset", store.SearchParams{Limit: 2, Offset: 4}, []string{"widget"}},
+		{"offset past the end of the list", store.SearchParams{Offset: store.MaxOffset + 1}, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := searchIDs(t, s, ids, tt.p); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if _, err := s.Search(context.Background(), store.SearchParams{Sort: "popular"}); err == nil {
+		t.Error("unknown sort accepted")
+	}
+}
+
+// starsOrder is zulu (900), then widget and gadget (50 each, by id), tools
+// (5), then the domain bundle, which has no stars.
+func starsOrder(ids map[string]string) []string {
+	tie := []string{"widget", "gadget"}
+	if ids["gadget"] < ids["widget"] {
+		tie = []string{"gadget", "widget"}
+	}
+	return append(append([]string{"zulu"}, tie...), "tools", "site")
+}
+
+// TestSearchPagingIsStable pages through every sort with ties in every key
+// and checks that the pages add up to the whole list, without repeats.
+func TestSearchPagingIsStable(t *testing.T) {
+	s, clk := newStore(t)
+	for i := range 23 {
+		in := repoBundle(fmt.Sprintf("owner%02d", i%7), "kb", fmt.Sprintf("d%d/index.md", i))
+		in.Card.Name = fmt.Sprintf("Same Name %d", i%3) // name ties
+		in.Card.Description = "shared words about paging"
+		if i%2 == 0 {
+			in.Card.Tagline = "paging guide"
+		}
+		in.Repo.Stars = i % 4 // star ties
+		mustUpsert(t, s, in)
+		if i%5 == 0 {
+			clk.Advance(time.Minute) // time ties within groups of five
+		}
+	}
+	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance} {
+		for _, q := range []string{"", "paging"} {
+			p := store.SearchParams{Sort: sort, Q: q, Limit: 100}
+			all, err := s.Search(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paged []string
+			for off := 0; ; off += 4 {
+				p.Limit, p.Offset = 4, off
+				page, err := s.Search(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page) == 0 {
+					break
+				}
+				for _, b := range page {
+					paged = append(paged, b.ID)
+				}
+			}
+			var whole []string
+			for _, b := range all {
+				whole = append(whole, b.ID)
+			}
+			if len(whole) != 23 || !slices.Equal(paged, whole) {
+				t.Errorf("sort %s q %q: paged %d ids, whole %d; equal=%v", sort, q, len(paged), len(whole), slices.Equal(paged, whole))
+			}
+		}
+	}
+}

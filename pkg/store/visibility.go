@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Exact duplicates. Bundles that share a root_sha256 form a group; among the
+// group's members that are neither hidden nor low by path, the earliest
+// (indexed_at, id) is live and the others are low. Every writer that can
+// change a group's membership or a member's visibility takes the group's
+// advisory lock, then reconciles the group in the same transaction, so the
+// rule holds under concurrent workers and survives re-sweeps.
+//
+// Lock order, which keeps writers free of deadlocks: at most one bundle lock
+// (lockClassBundle) first, then group locks (lockClassGroup) in ascending key
+// order, then row locks. A transaction Postgres still aborts as a deadlock
+// victim (a hash collision between keys, say) is retried by inTx.
+const (
+	lockClassBundle int32 = 0x6f6b01
+	lockClassGroup  int32 = 0x6f6b02
+)
+
+// lockKey maps a bundle id or a root hash to an advisory lock key.
+func lockKey(s string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return int32(h.Sum32())
+}
+
+// lockGroups takes the advisory locks of the duplicate groups of roots, in
+// ascending key order.
+func lockGroups(ctx context.Context, tx pgx.Tx, roots []string) error {
+	keys := make([]int32, 0, len(roots))
+	for _, r := range roots {
+		keys = append(keys, lockKey(r))
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	// The sorted subquery feeds the aggregate row by row, so the locks are
+	// taken in key order.
+	_, err := tx.Exec(ctx, `SELECT count(pg_advisory_xact_lock($1, k))
+		FROM (SELECT k FROM unnest($2::int4[]) AS k ORDER BY k) AS s`, lockClassGroup, keys)
+	return err
+}
+
+// reconcileSQL sets, in each group of $1, the earliest eligible member live
+// and the other eligible members low. It touches only rows that change.
+const reconcileSQL = `
+UPDATE bundles AS b SET visibility = r.want
+FROM (
+	SELECT id, CASE WHEN row_number() OVER (PARTITION BY root_sha256 ORDER BY indexed_at, id) = 1
+	                THEN 'live' ELSE 'low' END AS want
+	FROM bundles
+	WHERE root_sha256 = ANY($1) AND visibility <> 'hidden' AND NOT path_low
+) AS r
+WHERE b.id = r.id AND b.visibility <> r.want`
+
+// reconcile applies the duplicate rule to the groups of roots, whose locks
+// the caller holds.
+func reconcile(ctx context.Context, tx pgx.Tx, roots []string) error {
+	_, err := tx.Exec(ctx, reconcileSQL, roots)
+	return err
+}
+
+// maxHideRounds bounds the passes of HideRepoBundlesExcept; a pass ends short
+// only when a concurrent writer moved a bundle to another duplicate group.
+const maxHideRounds = 8
+
+// HideRepoBundlesExcept hides the bundles of repo (lowercase owner/repo) whose
+// ids are not in keepIDs, and returns how many it hid. Copies elsewhere of a
+// bundle it hides are promoted as the duplicate rule says. A bundle hidden
+// here becomes visible again when it is upserted.
+func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs []string) (int, error) {
+	repo = strings.ToLower(repo)
+	if keepIDs == nil {
+		keepIDs = []string{}
+	}
+	var hidden int
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		hidden = 0
+		for round := 0; round < maxHideRounds; round++ {
+			var roots []string
+			rows, err := tx.Query(ctx, `SELECT DISTINCT root_sha256 FROM bundles
+				WHERE repo = $1 AND visibility <> 'hidden' AND id <> ALL($2)`, repo, keepIDs)
+			if err != nil {
+				return err
+			}
+			roots, err = pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				return err
+			}
+			if len(roots) == 0 {
+				return nil
+			}
+			if err := lockGroups(ctx, tx, roots); err != nil {
+				return err
+			}
+			// Only rows still in a locked group: a row a concurrent upsert
+			// moved elsewhere is left for the next pass.
+			tag, err := tx.Exec(ctx, `UPDATE bundles SET visibility = 'hidden'
+				WHERE repo = $1 AND visibility <> 'hidden' AND id <> ALL($2)
+				AND root_sha256 = ANY($3)`, repo, keepIDs, roots)
+			if err != nil {
+				return err
+			}
+			hidden += int(tag.RowsAffected())
+			if err := reconcile(ctx, tx, roots); err != nil {
+				return err
+			}
+		}
+		return errors.New("bundles kept moving between duplicate groups")
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: hide bundles of %s: %w", repo, err)
+	}
+	return hidden, nil
+}
+
+// HideBundle hides one bundle (a domain bundle whose key file stopped
+// matching, say); ErrNotFound when there is none. Hiding a hidden bundle does
+// nothing. The bundle becomes visible again when it is upserted.
+func (s *Store) HideBundle(ctx context.Context, id string) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		old, err := lockAndRead(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old == nil {
+			return ErrNotFound
+		}
+		if old.visibility == VisibilityHidden {
+			return nil
+		}
+		if err := lockGroups(ctx, tx, []string{old.rootSHA256}); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE bundles SET visibility = 'hidden' WHERE id = $1`, id); err != nil {
+			return err
+		}
+		return reconcile(ctx, tx, []string{old.rootSHA256})
+	})
+	if errors.Is(err, ErrNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("store: hide bundle %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// Page is the answer of GET /api/bundles (contract 2.5).
+type Page struct {
+	Items      []store.Bundle `json:"items"`
+	Limit      int            `json:"limit"`
+	Offset     int            `json:"offset"`
+	NextOffset *int           `json:"next_offset"`
+	Next       *string        `json:"next"`
+}
+
+// idShape is the shape of every bundle id (source.MaxIDLen characters at most).
+var idShape = regexp.MustCompile(`^[a-z0-9-]{1,80}$`)
+
+// searchBundles answers GET /api/bundles: a page of live bundles.
+//
+// The list ends at resultCap: a page at or past it is empty, and a page
+// crossing it is cut there; either way next_offset is null. Whether a next
+// page exists is known without counting (see searchMore).
+func (s *Server) searchBundles(c echo.Context) error {
+	p, err := parseSearch(c.Request().URL.RawQuery, s.full)
+	if err != nil {
+		return err
+	}
+	page := Page{Items: []store.Bundle{}, Limit: p.Limit, Offset: p.Offset}
+	want := min(p.Limit, resultCap-p.Offset) // bundles this page may hold
+	if want <= 0 {
+		return writeJSON(c, http.StatusOK, page)
+	}
+	items, more, err := s.searchMore(c.Request().Context(), p, want, p.Offset+want < resultCap)
+	if err != nil {
+		return err
+	}
+	if more {
+		next := p
+		next.Offset = p.Offset + want
+		url := s.baseURL + "/api/bundles?" + canonicalQuery(next)
+		page.NextOffset, page.Next = &next.Offset, &url
+	}
+	for i := range items {
+		s.publish(&items[i])
+	}
+	if items != nil {
+		page.Items = items
+	}
+	return writeJSON(c, http.StatusOK, page)
+}
+
+// searchMore returns up to want bundles of p from p.Offset and, when
+// mayHaveMore, whether more follow. It asks the store for one bundle more
+// than the page; when that is beyond the store's page limit, a second
+// one-bundle search at the next offset tells instead.
+func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int, mayHaveMore bool) ([]store.Bundle, bool, error) {
+	sp := p
+	sp.Limit = want
+	if mayHaveMore && want < store.MaxLimit {
+		sp.Limit = want + 1
+	}
+	items, err := s.store.Search(ctx, sp)
+	if err != nil || !mayHaveMore {
+		return items, false, err
+	}
+	if len(items) > want {
+		return items[:want], true, nil
+	}
+	if len(items) < want || sp.Limit > want {
+		return items, false, nil
+	}
+	probe := p
+	probe.Limit, probe.Offset = 1, p.Offset+want
+	next, err := s.store.Search(ctx, probe)
+	return items, len(next) > 0, err
+}
+
+// getBundle answers GET /api/bundles/{id}: the card of a live or low
+// bundle. An id that cannot be a bundle id is a 404 without a database read.
+func (s *Server) getBundle(c echo.Context) error {
+	id := c.Param("id")
+	if !idShape.MatchString(id) {
+		return notFound("No public bundle has that id.")
+	}
+	b, err := s.store.GetBundle(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	s.publish(&b)
+	return writeJSON(c, http.StatusOK, b)
+}
+
+// publish completes a card for the wire: its absolute api URL from the
+// public base URL, and an empty concept list rather than null.
+func (s *Server) publish(b *store.Bundle) {
+	b.API = s.baseURL + "/api/bundles/" + b.ID
+	if b.ConceptList == nil {
+		b.ConceptList = []okf.Concept{}
+	}
+}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// Error names of the API (DESIGN.md: the contract's names where it gives
+// them, snake_case otherwise). They are part of the published contract.
+const (
+	errInvalidParameter     = "invalid_parameter"
+	errUnsupportedParameter = "unsupported_parameter"
+	errNotFound             = "not_found"
+	errMethodNotAllowed     = "method_not_allowed"
+	errInternal             = "internal_error"
+	errUnavailable          = "unavailable"
+)
+
+// ErrorBody is the JSON body of every error the API answers:
+// {"error": "<name>", "message": "<one sentence>", "field": "<input>"}.
+type ErrorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+// apiError is an error a handler returns to answer with a given status and
+// body; handleError writes it.
+type apiError struct {
+	status int
+	body   ErrorBody
+}
+
+func (e *apiError) Error() string { return e.body.Error + ": " + e.body.Message }
+
+// invalidParameter is the 400 for a malformed or out-of-range parameter.
+func invalidParameter(field, format string, args ...any) error {
+	return &apiError{http.StatusBadRequest, ErrorBody{errInvalidParameter, fmt.Sprintf(format, args...), field}}
+}
+
+// unsupportedParameter is the 400 for a full-only parameter on a base deployment.
+func unsupportedParameter(field string) error {
+	return &apiError{http.StatusBadRequest, ErrorBody{errUnsupportedParameter,
+		fmt.Sprintf("%s is a parameter of the full variant; this deployment is the base variant.", field), field}}
+}
+
+// notFound is the 404 of a resource that does not exist or is not public.
+func notFound(message string) error {
+	return &apiError{http.StatusNotFound, ErrorBody{Error: errNotFound, Message: message}}
+}
+
+// errorResponse maps any error a handler, the router or a middleware returns
+// to its status and body. It is the one place where errors become HTTP.
+// internal reports whether the error is the service's fault (logged as such).
+func errorResponse(err error) (status int, body ErrorBody, internal bool) {
+	var ae *apiError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+		return ae.status, ae.body, false
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound, ErrorBody{Error: errNotFound, Message: "No public bundle has that id."}, false
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable, Message: "The database did not answer in time; retry later."}, true
+	case errors.Is(err, context.Canceled):
+		// The client went away; nobody reads this answer.
+		return http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable, Message: "The request was canceled."}, false
+	case errors.As(err, &he):
+		switch he.Code {
+		case http.StatusNotFound:
+			return he.Code, ErrorBody{Error: errNotFound, Message: "No such path; GET /api/ lists the endpoints."}, false
+		case http.StatusMethodNotAllowed:
+			return he.Code, ErrorBody{Error: errMethodNotAllowed, Message: "This path does not answer that method; the Allow header lists the methods it answers."}, false
+		case http.StatusServiceUnavailable:
+			return he.Code, ErrorBody{Error: errUnavailable, Message: "The service cannot answer now; retry later."}, true
+		}
+		if he.Code >= 400 && he.Code < 500 {
+			return he.Code, ErrorBody{Error: "bad_request", Message: fmt.Sprint(he.Message)}, false
+		}
+	}
+	return http.StatusInternalServerError, ErrorBody{Error: errInternal, Message: "The service failed to answer; the failure is logged."}, true
+}
+
+// handleError is the Echo error handler: it writes the body errorResponse
+// chose. Logging is left to the request log, so each failure is logged once.
+func handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, body, _ := errorResponse(err)
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	_ = writeJSON(c, status, body)
+}

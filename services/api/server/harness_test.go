@@ -1,0 +1,120 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// publicBase is the PUBLIC_BASE_URL of the test servers. It is not the
+// loopback address they listen on, so a URL built from the request's Host
+// would show.
+const publicBase = "https://okf-index.example"
+
+// testAPI is a running API over loopback with a contract-checking client.
+type testAPI struct {
+	t      *testing.T
+	url    string // loopback URL the server listens on
+	client *http.Client
+	store  *store.Store
+	full   bool
+}
+
+// newAPI starts the API of a variant on a fresh database.
+func newAPI(t *testing.T, variant string) *testAPI {
+	t.Helper()
+	return newAPIOn(t, storetest.NewStore(t), variant)
+}
+
+// newAPIOn starts the API of a variant on st.
+func newAPIOn(t *testing.T, st *store.Store, variant string) *testAPI {
+	t.Helper()
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": variant}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &testAPI{
+		t:      t,
+		url:    hs.URL,
+		client: &http.Client{Transport: newContractTransport(t, cfg.Full(), http.DefaultTransport)},
+		store:  st,
+		full:   cfg.Full(),
+	}
+}
+
+// do sends one request; path is relative to the server, or an absolute URL
+// under publicBase, which is rewritten to the loopback address.
+func (a *testAPI) do(method, path string, header http.Header) (*http.Response, []byte) {
+	a.t.Helper()
+	if rest, ok := strings.CutPrefix(path, publicBase); ok {
+		path = rest
+	}
+	req, err := http.NewRequestWithContext(a.t.Context(), method, a.url+path, nil)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if h := header.Get("Host"); h != "" {
+		req.Host = h
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		a.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return resp, body
+}
+
+// get sends a GET, checks the status and decodes the JSON body into v (when
+// v is not nil). It returns the body.
+func (a *testAPI) get(path string, wantStatus int, v any) []byte {
+	a.t.Helper()
+	resp, body := a.do(http.MethodGet, path, nil)
+	if resp.StatusCode != wantStatus {
+		a.t.Fatalf("GET %s: status %d, want %d; body %s", path, resp.StatusCode, wantStatus, body)
+	}
+	if v != nil {
+		if err := json.Unmarshal(body, v); err != nil {
+			a.t.Fatalf("GET %s: decode %s: %v", path, body, err)
+		}
+	}
+	return body
+}
+
+// getError sends a GET that must fail with status and error name, and
+// returns the error body.
+func (a *testAPI) getError(path string, status int, name string) ErrorBody {
+	a.t.Helper()
+	var e ErrorBody
+	a.get(path, status, &e)
+	if e.Error != name || e.Message == "" {
+		a.t.Fatalf("GET %s: error %+v, want name %q and a message", path, e, name)
+	}
+	return e
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// APIIndex is the answer of GET /api/ (contract 4.3).
+type APIIndex struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Build       string            `json:"build"`
+	BaseURL     string            `json:"base_url"`
+	Docs        map[string]string `json:"docs"`
+	Endpoints   []Endpoint        `json:"endpoints"`
+	MCPTools    []string          `json:"mcp_tools"`
+}
+
+// Endpoint is one entry of APIIndex.Endpoints, written from the route table.
+type Endpoint struct {
+	Method  string `json:"method"`
+	Path    string `json:"path"`
+	Summary string `json:"summary"`
+}
+
+const indexDescription = "Public, free search index of OKF (Open Knowledge Format) bundles: " +
+	"search and filter bundles, read one bundle's card, read index statistics. No account, no quota."
+
+// apiIndex builds the index of this deployment. Docs lists only documents
+// that exist; llms.txt, MCP and the web page add their keys when they come.
+// MCPTools stays empty until the MCP server exists.
+func (s *Server) apiIndex() APIIndex {
+	idx := APIIndex{
+		Name:        AppName,
+		Description: indexDescription,
+		Build:       s.build,
+		BaseURL:     s.baseURL,
+		Docs:        map[string]string{"openapi": s.baseURL + "/openapi.json"},
+		Endpoints:   []Endpoint{},
+		MCPTools:    []string{},
+	}
+	for _, r := range s.routes {
+		idx.Endpoints = append(idx.Endpoints, Endpoint{r.Method, r.Path, r.Summary})
+	}
+	return idx
+}
+
+// getAPIIndex answers GET /api/ with the index computed at start.
+func (s *Server) getAPIIndex(c echo.Context) error {
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.indexJSON)
+}

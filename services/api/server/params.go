@@ -1,0 +1,260 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// Limits of GET /api/bundles (contract 4.1 and 8; the ones the contract
+// leaves open are decided here and published in api/openapi.json).
+const (
+	defaultLimit  = store.DefaultLimit // 24
+	maxLimit      = store.MaxLimit     // 100; a larger limit is clamped to it
+	resultCap     = store.MaxOffset    // 1000; the list ends here
+	maxQLen       = 200                // characters of q (decided here)
+	maxConceptLen = 80                 // characters of concept
+	maxListValues = 5                  // values of version, language, concepts, type, license
+	maxVersionLen = 20                 // characters of one version value (decided here)
+	maxValueLen   = 40                 // characters of one language (decided here), type or license value
+)
+
+// repoShape is an owner/repo as the code host spells them.
+var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
+
+// parseSearch validates the query string of GET /api/bundles into the
+// store's parameters. The rules, beyond the contract's:
+//
+//   - An empty value is the same as leaving the parameter out; so is a q or
+//     concept of only spaces.
+//   - Unknown parameters are ignored (so cache-busters work).
+//   - A list parameter (version, language, concepts, type, license) given
+//     more than once is read as one comma-separated list; any other
+//     parameter given more than once is a 400.
+//   - List values are split on commas and trimmed of spaces; a blank value
+//     ("a,,b") is a 400; the count and length limits apply to the values as
+//     written; repeated values count once in the search.
+//   - Lengths are in characters (Unicode code points); values must be UTF-8
+//     without NUL characters.
+//   - origin, sort and the concepts bands are matched exactly (lowercase).
+//   - limit and offset are whole numbers written in digits only; a limit
+//     above 100 is clamped to 100 and an offset above 1000 is read as 1000.
+//   - sort=relevance without q orders as recent.
+//   - A full-only parameter with a value on a base deployment is a 400
+//     unsupported_parameter.
+func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
+	p := store.SearchParams{Sort: store.SortRecent, Limit: defaultLimit}
+	vals, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return p, invalidParameter("", "The query string is not valid URL encoding.")
+	}
+	r := queryReader{vals: vals, full: full}
+
+	if q, ok := r.scalar("q", false); ok {
+		if r.maxLen("q", q, maxQLen) {
+			p.Q = strings.TrimSpace(q)
+		}
+	}
+	if origin, ok := r.scalar("origin", false); ok {
+		switch origin {
+		case source.OriginCodeHost, "github":
+			p.Origin = source.OriginCodeHost
+		case source.OriginDomain:
+			p.Origin = source.OriginDomain
+		default:
+			r.fail(invalidParameter("origin", "origin must be code_host, domain or github."))
+		}
+	}
+	if repo, ok := r.scalar("repo", false); ok {
+		if !repoShape.MatchString(repo) {
+			r.fail(invalidParameter("repo", "repo must be one repository written owner/repo."))
+		}
+		p.Repo = strings.ToLower(repo)
+	}
+	p.Versions = r.list("version", false, maxVersionLen)
+	p.Languages = r.list("language", false, maxValueLen)
+	if concept, ok := r.scalar("concept", true); ok {
+		if r.maxLen("concept", concept, maxConceptLen) {
+			p.Concept = strings.TrimSpace(concept)
+		}
+	}
+	p.ConceptBands = r.list("concepts", true, 0)
+	for _, band := range p.ConceptBands {
+		if !slices.Contains(store.ConceptBands, band) {
+			r.fail(invalidParameter("concepts", "concepts takes the bands 0, 1-5, 6-20, 21-100 and 101+; %q is not one.", band))
+		}
+	}
+	p.Types = r.list("type", true, maxValueLen)
+	p.Licenses = r.list("license", true, maxValueLen)
+	if sort, ok := r.scalar("sort", false); ok {
+		switch sort {
+		case store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance:
+			p.Sort = sort
+		default:
+			r.fail(invalidParameter("sort", "sort must be recent, updated, name, stars or relevance."))
+		}
+	}
+	if p.Sort == store.SortRelevance && p.Q == "" {
+		p.Sort = store.SortRecent
+	}
+	if limit, ok := r.scalar("limit", false); ok {
+		n, valid := wholeNumber(limit, maxLimit)
+		if !valid || n < 1 {
+			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+		}
+		p.Limit = n
+	}
+	if offset, ok := r.scalar("offset", false); ok {
+		n, valid := wholeNumber(offset, resultCap)
+		if !valid {
+			r.fail(invalidParameter("offset", "offset must be a whole number of at least 0."))
+		}
+		p.Offset = n
+	}
+	return p, r.err
+}
+
+// queryReader reads parameters of a query and keeps the first error.
+type queryReader struct {
+	vals url.Values
+	full bool
+	err  error
+}
+
+func (r *queryReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// values returns the non-empty values of a parameter, checking that they are
+// text and that a full-only parameter is supported.
+func (r *queryReader) values(name string, fullOnly bool) []string {
+	var out []string
+	for _, v := range r.vals[name] {
+		if v == "" {
+			continue
+		}
+		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
+			r.fail(invalidParameter(name, "%s must be UTF-8 text without NUL characters.", name))
+			return nil
+		}
+		out = append(out, v)
+	}
+	if len(out) > 0 && fullOnly && !r.full {
+		r.fail(unsupportedParameter(name))
+		return nil
+	}
+	return out
+}
+
+// scalar returns the one value of a parameter; ok is false when it is absent
+// or invalid.
+func (r *queryReader) scalar(name string, fullOnly bool) (string, bool) {
+	vs := r.values(name, fullOnly)
+	switch len(vs) {
+	case 0:
+		return "", false
+	case 1:
+		return vs[0], true
+	}
+	r.fail(invalidParameter(name, "%s is given more than once; give it once.", name))
+	return "", false
+}
+
+// maxLen checks a value's length in characters.
+func (r *queryReader) maxLen(name, v string, max int) bool {
+	if utf8.RuneCountInString(v) > max {
+		r.fail(invalidParameter(name, "%s is longer than %d characters.", name, max))
+		return false
+	}
+	return true
+}
+
+// list returns the distinct values of a comma-separated list parameter, in
+// order; maxLen 0 means no per-value length check (the caller checks the
+// values against a fixed set).
+func (r *queryReader) list(name string, fullOnly bool, maxLen int) []string {
+	var raw []string
+	for _, v := range r.values(name, fullOnly) {
+		raw = append(raw, strings.Split(v, ",")...)
+	}
+	if len(raw) > maxListValues {
+		r.fail(invalidParameter(name, "%s takes at most %d comma-separated values.", name, maxListValues))
+		return nil
+	}
+	var out []string
+	for _, v := range raw {
+		if maxLen > 0 && utf8.RuneCountInString(v) > maxLen {
+			r.fail(invalidParameter(name, "Each value of %s is at most %d characters.", name, maxLen))
+			return nil
+		}
+		v = strings.TrimSpace(v)
+		if v == "" {
+			r.fail(invalidParameter(name, "%s has a blank value between its commas.", name))
+			return nil
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// wholeNumber reads digits as a number no larger than max (larger numbers,
+// however long, read as max); valid is false for anything but digits.
+func wholeNumber(s string, max int) (n int, valid bool) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	s = strings.TrimLeft(s, "0")
+	if len(s) > len(strconv.Itoa(max)) {
+		return max, true
+	}
+	n, _ = strconv.Atoi(s) // "" (all zeros) reads as 0
+	return min(n, max), true
+}
+
+// canonicalQuery encodes a search in one fixed form: parameters in the
+// contract's order, filters only when set, sort only when not recent, limit
+// and offset always; commas and slashes are left unescaped. Two equal
+// searches encode equally, so next links are stable.
+func canonicalQuery(p store.SearchParams) string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		v = url.QueryEscape(v)
+		v = strings.ReplaceAll(v, "%2C", ",")
+		v = strings.ReplaceAll(v, "%2F", "/")
+		b.WriteString(v)
+	}
+	add("q", p.Q)
+	add("origin", p.Origin)
+	add("repo", p.Repo)
+	add("version", strings.Join(p.Versions, ","))
+	add("language", strings.Join(p.Languages, ","))
+	add("concept", p.Concept)
+	add("concepts", strings.Join(p.ConceptBands, ","))
+	add("type", strings.Join(p.Types, ","))
+	add("license", strings.Join(p.Licenses, ","))
+	if p.Sort != store.SortRecent {
+		add("sort", p.Sort)
+	}
+	add("limit", strconv.Itoa(p.Limit))
+	add("offset", fmt.Sprint(p.Offset))
+	return b.String()
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Route is one endpoint of the API. The route table is the single list from
+// which the router is built and the endpoints of GET /api/ are written; a
+// test checks it against the paths and methods of api/openapi.json, so the
+// three cannot drift.
+type Route struct {
+	Method  string
+	Path    string // OpenAPI form, with parameters in braces: /api/bundles/{id}
+	Summary string // the operation's summary in api/openapi.json
+	Full    bool   // full variant only (x-variant: full in the document)
+	Handler echo.HandlerFunc
+}
+
+// routeTable lists every route of both variants. Every GET also answers
+// HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
+func (s *Server) routeTable() []Route {
+	return []Route{
+		{http.MethodGet, "/api/", "Self-described index of the API", false, s.getAPIIndex},
+		{http.MethodGet, "/api/health", "Liveness and published build", false, s.getHealth},
+		{http.MethodGet, "/api/bundles", "Search live bundles", false, s.searchBundles},
+		{http.MethodGet, "/api/bundles/{id}", "One bundle's card", false, s.getBundle},
+		{http.MethodGet, "/api/stats", "Index statistics", false, s.getStats},
+		{http.MethodGet, "/api/okf/stats", "Index statistics with every facet", true, s.getOKFStats},
+		{http.MethodGet, "/openapi.json", "This OpenAPI document", false, s.getOpenAPI},
+	}
+}
+
+// routesFor keeps the routes of a variant: all of them for full, those not
+// marked Full for base.
+func routesFor(all []Route, full bool) []Route {
+	var out []Route
+	for _, r := range all {
+		if full || !r.Full {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// echoPath is the route's path in Echo's syntax: {id} becomes :id.
+func (r Route) echoPath() string {
+	segs := strings.Split(r.Path, "/")
+	for i, seg := range segs {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			segs[i] = ":" + seg[1:len(seg)-1]
+		}
+	}
+	return strings.Join(segs, "/")
+}

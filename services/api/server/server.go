@@ -1,0 +1,119 @@
+// Package server is the HTTP API of OKF Index: the route table, the handlers,
+// query validation, error mapping and the middleware. Handlers parse the
+// request, call pkg/store and encode the answer; the server holds no SQL and
+// no business rules, and it never calls out to the network.
+//
+// Absolute URLs in answers (a card's api, a page's next, the index's
+// base_url, the OpenAPI servers) come only from the configured public base
+// URL, never from the request's Host header.
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// AppName is the service's display name, in the health and index answers.
+const AppName = "OKF Index"
+
+// Options configure a Server.
+type Options struct {
+	// Config supplies PublicBaseURL and Variant.
+	Config config.Config
+	// Build is the published commit; "dev" outside the CI.
+	Build string
+	// Logger receives the request log; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Server is the API's http.Handler. It is safe for concurrent use.
+type Server struct {
+	echo    *echo.Echo
+	store   *store.Store
+	baseURL string // PUBLIC_BASE_URL without a trailing slash
+	full    bool
+	build   string
+	routes  []Route // the routes of this variant
+
+	// Answers computed once at start.
+	indexJSON   []byte // GET /api/
+	healthJSON  []byte // GET /api/health
+	openAPIJSON []byte // GET /openapi.json
+}
+
+// New builds the API of st for the configured variant. It fails only when
+// the embedded OpenAPI document cannot be read.
+func New(st *store.Store, opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	build := opts.Build
+	if build == "" {
+		build = "dev"
+	}
+	s := &Server{
+		store:   st,
+		baseURL: opts.Config.PublicBaseURL,
+		full:    opts.Config.Full(),
+		build:   build,
+	}
+	s.routes = routesFor(s.routeTable(), s.full)
+
+	var err error
+	if s.indexJSON, err = marshal(s.apiIndex()); err != nil {
+		return nil, err
+	}
+	if s.healthJSON, err = marshal(health{OK: true, App: AppName, Build: build}); err != nil {
+		return nil, err
+	}
+	if s.openAPIJSON, err = publishedOpenAPI(s.baseURL, s.full); err != nil {
+		return nil, fmt.Errorf("server: openapi document: %w", err)
+	}
+
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = handleError
+	e.Use(middlewares(log)...)
+	for _, r := range s.routes {
+		e.Add(r.Method, r.echoPath(), r.Handler)
+		if r.Method == http.MethodGet {
+			e.Add(http.MethodHead, r.echoPath(), r.Handler)
+		}
+	}
+	s.echo = e
+	return s, nil
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// writeJSON writes v as the JSON body of a status answer. HTML escaping is
+// off, so URLs keep their "&".
+func writeJSON(c echo.Context, status int, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.Blob(status, echo.MIMEApplicationJSON, b)
+}
+
+// marshal encodes v as JSON without HTML escaping.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,31 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// getStats answers GET /api/stats. A base deployment answers the five base
+// keys (store.BaseIndexStats, contract 2.6); a full deployment answers all
+// eight, the same document as GET /api/okf/stats, since the contract gives
+// both paths the IndexStats of the deployment's variant.
+func (s *Server) getStats(c echo.Context) error {
+	st, err := s.store.Stats(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if !s.full {
+		return writeJSON(c, http.StatusOK, st.Base())
+	}
+	return writeJSON(c, http.StatusOK, st)
+}
+
+// getOKFStats answers GET /api/okf/stats [full only] with every facet.
+func (s *Server) getOKFStats(c echo.Context) error {
+	st, err := s.store.Stats(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, st)
+}
