@@ -4,8 +4,6 @@
 -- Applied once, in one transaction, by store.Migrate. Never edit an applied
 -- migration: add the next file instead.
 
-CREATE EXTENSION IF NOT EXISTS pg_trgm;
-
 -- okf_concepts_band names the band of a concept count, as IndexStats.by_concepts
 -- and the concepts filter use it.
 CREATE FUNCTION okf_concepts_band(n integer) RETURNS text
@@ -67,20 +65,21 @@ CREATE TABLE bundles (
     -- content_hash covers everything a card shows except repository signals
     -- and timestamps; updated_at moves only when it changes.
     content_hash   text NOT NULL,
-    -- concept_text is what the concept filter matches, lowercased (Unicode
-    -- case folding by the writer, whatever the database's locale): the
-    -- description (the first 1000 characters of the root body) and the
-    -- listed concepts' names and summaries.
-    concept_text   text NOT NULL DEFAULT '',
-
     indexed_at     timestamptz NOT NULL,
     updated_at     timestamptz NOT NULL,
 
-    -- search: name and origin identifier A, tagline B, description C.
+    -- search: name and origin identifier A, tagline B, description C (the
+    -- first 1000 characters of the root body), and the listed concepts'
+    -- names and summaries D. q matches all of it; the concept filter only the
+    -- root content, C and D.
     search tsvector GENERATED ALWAYS AS (
         setweight(to_tsvector('simple'::regconfig, name || ' ' || ident), 'A') ||
         setweight(to_tsvector('simple'::regconfig, tagline), 'B') ||
-        setweight(to_tsvector('simple'::regconfig, description), 'C')
+        setweight(to_tsvector('simple'::regconfig, description), 'C') ||
+        setweight(
+            jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(concept_list, '$[*].name'), '["string"]') ||
+            jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(concept_list, '$[*].summary'), '["string"]'),
+            'D')
     ) STORED,
     -- search_head: the A and B parts alone, the candidates relevance ranks
     -- first. Built from at most 300 characters, so that it always fits in
@@ -91,15 +90,13 @@ CREATE TABLE bundles (
     ) STORED
 );
 
--- What filtered walks of a sort index read on every row (the search vectors,
--- the concept text) stays in the heap row, compressed with lz4 if need be; a
--- TOAST fetch per row would cost more than the rest of the walk. What only
--- the returned page reads (description, concept list) goes to TOAST.
+-- What filtered walks of a sort index read on every row (the search vectors)
+-- stays in the heap row, compressed with lz4 if need be; a TOAST fetch per
+-- row would cost more than the rest of the walk. What only the returned page
+-- reads (description, concept list) goes to TOAST.
 ALTER TABLE bundles ALTER COLUMN search SET STORAGE MAIN;
 ALTER TABLE bundles ALTER COLUMN search_head SET STORAGE MAIN;
-ALTER TABLE bundles ALTER COLUMN concept_text SET STORAGE MAIN;
 ALTER TABLE bundles ALTER COLUMN search SET COMPRESSION lz4;
-ALTER TABLE bundles ALTER COLUMN concept_text SET COMPRESSION lz4;
 ALTER TABLE bundles ALTER COLUMN description SET COMPRESSION lz4;
 ALTER TABLE bundles ALTER COLUMN concept_list SET COMPRESSION lz4;
 
@@ -116,10 +113,9 @@ CREATE INDEX bundles_live_updated ON bundles (updated_at DESC, id) WHERE visibil
 CREATE INDEX bundles_live_name ON bundles ((lower(name) COLLATE "C"), id) WHERE visibility = 'live';
 CREATE INDEX bundles_live_stars ON bundles (repo_stars DESC NULLS LAST, id) WHERE visibility = 'live';
 
--- Text search and the concept filter.
+-- Text search (q and the concept filter).
 CREATE INDEX bundles_live_search ON bundles USING gin (search) WHERE visibility = 'live';
 CREATE INDEX bundles_live_search_head ON bundles USING gin (search_head) WHERE visibility = 'live';
-CREATE INDEX bundles_live_concept_trgm ON bundles USING gin (concept_text gin_trgm_ops) WHERE visibility = 'live';
 
 -- Filters, for their rare values (common values walk a sort index).
 CREATE INDEX bundles_live_version ON bundles (okf_version) WHERE visibility = 'live';

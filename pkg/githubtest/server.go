@@ -83,6 +83,7 @@ func New(t testing.TB, opts Options) *Server {
 	mux.HandleFunc("POST /api/graphql", s.serveGraphQL) // GHES layout
 	mux.HandleFunc("GET /search/code", s.serveCodeSearch)
 	mux.HandleFunc("GET /rate_limit", s.serveRESTRateLimit)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.serveContents)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{
 			"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"})

@@ -111,8 +111,8 @@ func BenchmarkQueries(b *testing.B) {
 		search("filter version=0.3,1.0", fixed(store.SearchParams{Versions: []string{"0.3", "1.0"}})),
 		search("filter language=go", fixed(store.SearchParams{Languages: []string{"go"}})),
 		search("filter language=ruby,rust", fixed(store.SearchParams{Languages: []string{"ruby", "rust"}})),
-		search("filter concept (3% word)", func(i int) store.SearchParams { return store.SearchParams{Concept: medium(i)[:6]} }),
-		search("filter concept (rare word)", func(i int) store.SearchParams { return store.SearchParams{Concept: rare(i)[:5]} }),
+		search("filter concept (3% word)", func(i int) store.SearchParams { return store.SearchParams{Concept: medium(i)[:min(6, len(medium(i)))]} }),
+		search("filter concept (rare word)", func(i int) store.SearchParams { return store.SearchParams{Concept: rare(i)[:min(5, len(rare(i)))]} }),
 		search("filter concepts=21-100", fixed(store.SearchParams{ConceptBands: []string{"21-100"}})),
 		search("filter concepts=101+", fixed(store.SearchParams{ConceptBands: []string{"101+"}})),
 		search("filter type=runbook", fixed(store.SearchParams{Types: []string{"runbook"}})),
@@ -297,4 +297,38 @@ func withDatabase(b *testing.B, adminURL, name string) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// BenchmarkUpsert measures UpsertBundle on a fresh database: new bundles,
+// unchanged re-sweeps (no write), and content changes, OKF_BENCH_ITERS each.
+func BenchmarkUpsert(b *testing.B) {
+	iters := envInt("OKF_BENCH_ITERS", 200)
+	ctx := context.Background()
+	s := storetest.NewStore(b)
+	g := newBenchGen(iters)
+	inputs := make([]store.BundleInput, iters)
+	for i := range inputs {
+		inputs[i] = g.row(i).In
+	}
+	fmt.Printf("\nupsert latency, %d bundles per kind\n%-32s %9s %9s\n", iters, "kind", "p50 ms", "p99 ms")
+	for _, kind := range []string{"new", "unchanged", "changed"} {
+		b.Run(kind, func(b *testing.B) {
+			lat := make([]float64, 0, iters)
+			for i, in := range inputs {
+				if kind == "changed" {
+					in.Card.Tagline = fmt.Sprint("edit ", i)
+				}
+				t0 := time.Now()
+				if _, err := s.UpsertBundle(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
+			}
+			slices.Sort(lat)
+			p50, p99 := lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
+			b.ReportMetric(p50, "p50-ms")
+			b.ReportMetric(p99, "p99-ms")
+			fmt.Printf("%-32s %9.2f %9.2f\n", kind, p50, p99)
+		})
+	}
 }

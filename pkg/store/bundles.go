@@ -111,15 +111,15 @@ const upsertSQL = `
 INSERT INTO bundles AS b (id, visibility, path_low, name, tagline, description, okf_version,
 	concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
 	dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
-	repo_license, root_sha256, content_hash, concept_text, indexed_at, updated_at)
+	repo_license, root_sha256, content_hash, indexed_at, updated_at)
 SELECT $1,
 	CASE WHEN $2::boolean THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = $26 AND o.id <> $1
 	                  AND o.visibility <> 'hidden' AND NOT o.path_low) THEN 'low'
 	     ELSE 'live' END,
 	$2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-	$20, $21, $22, $23, $24, $25, $26, $27, $28,
-	coalesce($29::timestamptz, now()), coalesce($29::timestamptz, now())
+	$20, $21, $22, $23, $24, $25, $26, $27,
+	coalesce($28::timestamptz, now()), coalesce($28::timestamptz, now())
 ON CONFLICT (id) DO UPDATE SET
 	visibility = CASE WHEN excluded.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = excluded.root_sha256
@@ -135,7 +135,7 @@ ON CONFLICT (id) DO UPDATE SET
 	repo_stars = excluded.repo_stars, repo_forks = excluded.repo_forks,
 	repo_pushed_at = excluded.repo_pushed_at, repo_state = excluded.repo_state,
 	repo_language = excluded.repo_language, repo_license = excluded.repo_license,
-	root_sha256 = excluded.root_sha256, concept_text = excluded.concept_text,
+	root_sha256 = excluded.root_sha256,
 	updated_at = CASE WHEN b.content_hash = excluded.content_hash THEN b.updated_at
 	                  ELSE excluded.updated_at END,
 	content_hash = excluded.content_hash`
@@ -181,7 +181,7 @@ func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult,
 			r.in.Source.Origin, r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.repo,
 			r.in.Source.Dir, r.in.Source.Path, r.ident, r.sig.Stars, r.sig.Forks, r.sig.PushedAt,
 			r.sig.State, r.sig.Language, r.sig.License, r.in.RootSHA256, r.contentHash,
-			r.conceptText, s.clock()); err != nil {
+			s.clock()); err != nil {
 			return err
 		}
 		if err := reconcile(ctx, tx, groups); err != nil {

@@ -25,7 +25,7 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 		"okf_version", "concepts", "concept_list", "type", "index_url", "page_url", "origin",
 		"via", "source_url", "host", "repo", "dir", "path", "ident", "repo_stars", "repo_forks",
 		"repo_pushed_at", "repo_state", "repo_language", "repo_license", "root_sha256",
-		"content_hash", "concept_text", "indexed_at", "updated_at"}
+		"content_hash", "indexed_at", "updated_at"}
 	i := 0
 	src := pgx.CopyFromFunc(func() ([]any, error) {
 		if i >= len(rows) {
@@ -40,7 +40,7 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 			r.in.Source.Origin, r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.repo,
 			r.in.Source.Dir, r.in.Source.Path, r.ident, r.sig.Stars, r.sig.Forks, r.sig.PushedAt,
 			r.sig.State, r.sig.Language, r.sig.License, r.in.RootSHA256, r.contentHash,
-			r.conceptText, br.IndexedAt, br.UpdatedAt}, nil
+			br.IndexedAt, br.UpdatedAt}, nil
 	})
 	return s.write.CopyFrom(ctx, pgx.Identifier{"bundles"}, cols, src)
 }

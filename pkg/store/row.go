@@ -19,7 +19,6 @@ type bundleRow struct {
 	in          BundleInput // cleaned
 	conceptList string      // JSON array, never null
 	ident       string      // origin identifier and its words
-	conceptText string      // what the concept filter matches
 	contentHash string      // hex SHA-256 of the indexed content
 	repo        *string     // lowercase owner/repo; nil for domain bundles
 	sig         signalCols  // all nil when the bundle has no repository signal
@@ -55,7 +54,6 @@ func newBundleRow(in BundleInput) bundleRow {
 		r.repo = &repo
 	}
 	r.ident = identText(in, r.repo)
-	r.conceptText = conceptText(in.Card)
 	r.contentHash = contentHash(in, r.repo)
 	r.sig = signalColumns(in.Repo)
 	return r
@@ -176,21 +174,4 @@ func identText(in BundleInput, repo *string) string {
 
 func splitWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// conceptText is what the concept filter matches, lowercased: the
-// description (the first 1000 characters of the root body) and each listed
-// concept's name and summary.
-func conceptText(c okf.Card) string {
-	var b strings.Builder
-	b.WriteString(c.Description)
-	for _, k := range c.ConceptList {
-		b.WriteByte('\n')
-		b.WriteString(k.Name)
-		if k.Summary != "" {
-			b.WriteByte(' ')
-			b.WriteString(k.Summary)
-		}
-	}
-	return strings.ToLower(b.String())
 }

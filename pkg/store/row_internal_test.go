@@ -75,3 +75,18 @@ func TestCleanText(t *testing.T) {
 		}
 	}
 }
+
+func TestConceptQuery(t *testing.T) {
+	for in, want := range map[string]string{
+		"kubern":           "'kubern':*CD",
+		"Event  Sourcing":  "'Event':*CD <-> 'Sourcing':*CD",
+		"event-driven, ok": "'event':*CD <-> 'driven':*CD <-> 'ok':*CD",
+		"it's":             "'it':*CD <-> 's':*CD",
+		"%_!":              "",
+		"naïve 日本":         "'naïve':*CD <-> '日本':*CD",
+	} {
+		if got := conceptQuery(in); got != want {
+			t.Errorf("conceptQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,48 +1,58 @@
 package store
 
-// Search over the live bundles, and how each shape stays bounded at a
-// million bundles (targets: p99 <= 50 ms per search on two cores; measured by
-// BenchmarkQueries in bench_test.go, numbers in its doc comment).
+// Search over the live bundles, and how each shape stays bounded. Targets at
+// 1,000,000 bundles on two cores: every search p99 <= 50 ms. BenchmarkQueries
+// (bench_test.go, `make bench N=1000000`) measures each shape below; at 1M
+// with 256 MB of shared buffers the slowest listed shape, relevance over two
+// words, runs at p50 ~35 ms, p99 ~45 ms.
 //
-// Every query reads only live rows, through partial indexes (WHERE
-// visibility = 'live') whose predicate the query repeats literally, and pages
-// with LIMIT/OFFSET over a total order (each sort ends in id), with the offset
-// capped at MaxOffset so no query reads past MaxOffset+MaxLimit rows of an
-// order.
+// Every query reads live rows only, through partial indexes (WHERE visibility
+// = 'live', repeated literally so the planner can use them), and pages with
+// LIMIT/OFFSET over a total order (each sort ends in id), the offset capped
+// at MaxOffset. Plans are made per call with the real values
+// (plan_cache_mode=force_custom_plan on the read pool): which plan is cheap
+// depends on how common a word or a filter value is, which the planner reads
+// from statistics (10,000 most common lexemes per search vector; expression
+// statistics for languages, licenses and concept bands).
 //
-//   - Sorts without q: recent, updated, name and stars each walk their own
-//     partial B-tree (bundles_live_recent, _updated, _name, _stars) and stop
-//     after offset+limit rows; filters are checked on the way.
-//   - Filters: a common value (origin, a frequent version, language, band...)
-//     is checked while walking the sort index, which stops early; a rare
-//     value (a repo, a rare version or type, a concept substring) is read
-//     through its own index (B-tree, or pg_trgm GIN for concept) and the few
-//     rows are sorted. The planner picks between the two from column
-//     statistics, so plans are made per call with the real values
-//     (plan_cache_mode=force_custom_plan on the read pool).
-//   - q with a sort: websearch_to_tsquery('simple', q) against the weighted
-//     tsvector. A common term (in ~30% of bundles) walks the sort index and
-//     checks @@ on each row: about (offset+limit)/0.3 rows. A rare term reads
-//     its GIN posting list (bundles_live_search) and sorts the matches. The
-//     middle ground (a term in ~1-3%) costs most: up to a few tens of
-//     thousands of rows at the deepest offsets.
-//   - Relevance (only with q; without q it is recent): ts_rank over every
-//     match of a common term takes seconds, so ranking is bounded to a window
-//     of at most 2*rankWindow candidates: the rankWindow newest matches in the
-//     name, origin identifier or tagline (search_head), and the rankWindow
-//     newest matches anywhere. The window comes first, ordered by
-//     ts_rank_cd (weights A name+identifier, B tagline, C description; the
-//     cover density rank, because ts_rank scores every bundle 1e-20 when q
-//     excludes a word) then recency; then the other head matches, newest
-//     first; then the other matches, newest first. The order is fixed
-//     whatever the page, so paging neither repeats nor skips, and a term
-//     with fewer than rankWindow matches is ranked entirely. The head part
-//     is an index-only scan of bundles_live_recent, which carries
-//     search_head (about 0.3 µs a row: a term in 1% of names costs ~4 ms),
-//     or a read of its GIN index for rare words; the other part walks the
-//     same index checking the full vector on the heap row (3-4 µs a row),
-//     or reads the GIN index when that is cheaper. Both stop after
-//     rankWindow+offset+limit matches.
+//   - Sorts without q (recent, updated, name, stars) walk their own partial
+//     B-tree and stop after offset+limit rows.
+//   - Filters with a common value (origin, a frequent version, language,
+//     band, license, type) are checked while walking the sort index, which
+//     stops early; a rare value (a repository, a rare version or type) is
+//     read through its own partial index and the few rows are sorted.
+//   - q with a sort: websearch_to_tsquery('simple', q) on the weighted vector
+//     (name and origin identifier A, tagline B, description C, concept names
+//     and summaries D). A common word walks the sort index and checks @@ on
+//     each row, about (offset+limit)/frequency rows (a 30% word: ~80 rows); a
+//     rare word reads the GIN index (bundles_live_search) and sorts its
+//     matches. The dearest words are those in between (~0.5-3%), and two-word
+//     queries whose words are common but rarely together: a few thousand rows
+//     either way at the first page (~15-30 ms at 1M). The concept filter is
+//     the same machinery: a phrase of word prefixes restricted to weights C
+//     and D, on the same vector and index.
+//   - Relevance (only with q; without q it is recent). Ranking every match of
+//     a common word takes seconds, so only a window is ranked: the
+//     rankWindow newest matches in the name, identifier or tagline (the
+//     small search_head vector) and the rankWindow newest matches anywhere.
+//     The window comes first, by ts_rank_cd (weighted cover density; ts_rank
+//     scores every bundle 1e-20 when q excludes a word), then recency; the
+//     other matches follow, newest first. The order is fixed whatever the
+//     page, so paging neither repeats nor skips, and a word with fewer than
+//     rankWindow matches is ranked entirely. The head part is an index-only
+//     scan of bundles_live_recent, which carries search_head (well under a
+//     microsecond a row), or a read of search_head's GIN index for rare
+//     words, and stops at rankWindow rows; the other part walks the same
+//     index checking the full vector on the heap row (~4 us a row), or reads
+//     the GIN index when that is cheaper, and stops at
+//     max(rankWindow, offset+limit) rows.
+//   - Deep pages are the exception: offset 1000 over a word in ~3% of
+//     bundles reads ~35,000 rows whichever way (~150-200 ms at 1M), as does
+//     any sort of a mid-frequency word at offset 1000. Stock Postgres has no
+//     index that returns GIN matches in another column's order (RUM does).
+//
+// A query whose words exclude each other ("the -the") must check every
+// bundle that holds the positive words; ReadTimeout stops such a statement.
 
 import (
 	"context"
@@ -67,7 +77,7 @@ const (
 )
 
 // rankWindow is how many newest matches of each kind relevance ranks.
-const rankWindow = 100
+const rankWindow = 50
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
 var sortOrders = map[string]string{
@@ -81,9 +91,11 @@ var sortOrders = map[string]string{
 //
 // Limit is clamped to 1..MaxLimit (0 means DefaultLimit); an offset past
 // MaxOffset returns no bundles. Filters are ANDed; values within a list filter
-// are ORed. Repo, languages and licenses match case-insensitively; Concept is
-// a case-insensitive substring of the description and the listed concepts'
-// names and summaries; Origin accepts "github" for code_host.
+// are ORed. Repo, languages and licenses match case-insensitively. Concept
+// matches the root content (the description, which is the first 1000
+// characters of the body, and the listed concepts' names and summaries): its
+// words, in order and adjacent, each the start of a word there, so "event
+// sour" finds "Event Sourcing". Origin accepts "github" for code_host.
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	sql, args, err := searchSQL(p)
 	if err != nil || sql == "" {
@@ -179,7 +191,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 		w = append(w, `lower(repo_language) = ANY(`+b.arg(lowerAll(p.Languages))+`)`)
 	}
 	if c := strings.TrimSpace(p.Concept); c != "" {
-		w = append(w, `concept_text LIKE `+b.arg("%"+escapeLike(strings.ToLower(c))+"%"))
+		if q := conceptQuery(c); q == "" {
+			w = append(w, `false`) // no word to look for
+		} else {
+			w = append(w, `search @@ to_tsquery('simple', `+b.arg(q)+`)`)
+		}
 	}
 	if len(p.ConceptBands) > 0 {
 		w = append(w, `okf_concepts_band(concepts) = ANY(`+b.arg(p.ConceptBands)+`)`)
@@ -193,11 +209,14 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 	return strings.Join(w, " AND ")
 }
 
-// relevance is the ranked search described at the top of this file. h holds
-// the newest head matches, a the newest matches anywhere, each numbered in
-// recency order; the window w is the first rankWindow of each.
+// relevance is the ranked search described at the top of this file: h
+// holds the newest head matches, a the newest matches anywhere, numbered in
+// recency order. The window w is h and the first rankWindow of a; the rest
+// of a follows it. a needs max(rankWindow, offset+limit) rows: the k-th match
+// after the window lies at most |w| places further in a, and the page needs
+// k <= offset+limit-|w|.
 func (b *sqlBuilder) relevance(q, filters string, limit, offset int) string {
-	capN := strconv.Itoa(rankWindow + offset + limit)
+	capN := strconv.Itoa(max(rankWindow, offset+limit))
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds; only then does h read the full vector, which
@@ -208,26 +227,24 @@ func (b *sqlBuilder) relevance(q, filters string, limit, offset int) string {
 	}
 	return `
 WITH a AS MATERIALIZED (
-	SELECT id, indexed_at, head, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
-	FROM (SELECT id, indexed_at, search_head @@ ` + b.tsq + ` AS head FROM bundles
+	SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
+	FROM (SELECT id, indexed_at FROM bundles
 	      WHERE ` + filters + ` AND search @@ ` + b.tsq + `
 	      ORDER BY indexed_at DESC, id LIMIT ` + capN + `) AS s
 ), h AS MATERIALIZED (
-	SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
-	FROM (SELECT id, indexed_at FROM bundles
-	      WHERE ` + filters + ` AND ` + head + `
-	      ORDER BY indexed_at DESC, id LIMIT ` + capN + `) AS s
+	SELECT id FROM bundles
+	WHERE ` + filters + ` AND ` + head + `
+	ORDER BY indexed_at DESC, id LIMIT ` + win + `
 ), w AS (
-	SELECT id FROM h WHERE pos <= ` + win + `
+	SELECT id FROM h
 	UNION
 	SELECT id FROM a WHERE pos <= ` + win + `
 ), ordered AS (
 	SELECT x.id, 0 AS tier, ts_rank_cd(x.search, ` + b.tsq + `) AS rank, x.indexed_at
 	FROM w JOIN bundles AS x USING (id)
 	UNION ALL
-	SELECT id, 1, 0, indexed_at FROM h WHERE pos > ` + win + `
-	UNION ALL
-	SELECT id, 2, 0, indexed_at FROM a WHERE pos > ` + win + ` AND NOT head
+	SELECT id, 1, 0, indexed_at FROM a
+	WHERE pos > ` + win + ` AND id NOT IN (SELECT id FROM h)
 ), page AS (
 	SELECT id, tier, rank, indexed_at FROM ordered
 	ORDER BY tier, rank DESC, indexed_at DESC, id
@@ -255,7 +272,21 @@ func lowerAll(vs []string) []string {
 	return out
 }
 
-// escapeLike escapes the LIKE metacharacters of s (backslash is the escape).
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+// maxConceptWords bounds the words of a concept filter (the API allows 80
+// characters).
+const maxConceptWords = 16
+
+// conceptQuery is the tsquery text of the concept filter c: its words in
+// order, each a prefix of a word of the root content (description C, concept
+// names and summaries D): "event sour" finds "Event Sourcing". "" when c has
+// no word.
+func conceptQuery(c string) string {
+	words := splitWords(c)
+	if len(words) > maxConceptWords {
+		words = words[:maxConceptWords]
+	}
+	for i, w := range words {
+		words[i] = "'" + w + "':*CD" // letters and digits only: nothing to escape
+	}
+	return strings.Join(words, " <-> ")
 }

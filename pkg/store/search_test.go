@@ -52,7 +52,7 @@ func searchFixture(t *testing.T) (*store.Store, map[string]string) {
 	tools := repoBundle("other", "tools", "index.md")
 	tools.Card.Name = "Tools"
 	tools.Card.Description = "A toolbox for operators."
-	tools.Card.ConceptList = []okf.Concept{{Name: "Hammer", URL: "https://x/h.md", Summary: "Ünïcode summary for nails"}}
+	tools.Card.ConceptList = []okf.Concept{{Name: "Hammer Drill", URL: "https://x/h.md", Summary: "a naïve summary for nails"}}
 	tools.Card.OKFVersion, tools.Card.Type, tools.Card.Concepts = "0.2", "runbook", 40
 	tools.Repo.Language, tools.Repo.License, tools.Repo.Stars = ptr("Python"), ptr("Apache-2.0"), 5
 	add("tools", tools)
@@ -133,11 +133,17 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 		{"repo, any case", store.SearchParams{Repo: "ACME/Widgets"}, []string{"gadget", "widget"}},
 		{"versions", store.SearchParams{Versions: []string{"0.1", "0.3"}}, []string{"zulu", "widget"}},
 		{"languages, any case", store.SearchParams{Languages: []string{"go", "RUST"}}, []string{"zulu", "gadget", "widget"}},
-		{"concept in description", store.SearchParams{Concept: "TOOLBOX"}, []string{"tools"}},
-		{"concept in concept summary, unicode case", store.SearchParams{Concept: "üNÏcode"}, []string{"tools"}},
+		{"concept in description, any case", store.SearchParams{Concept: "TOOLBOX"}, []string{"tools"}},
+		{"concept word prefix", store.SearchParams{Concept: "toolb"}, []string{"tools"}},
+		{"concept in concept summary, non-ASCII", store.SearchParams{Concept: "naïve"}, []string{"tools"}},
 		{"concept in concept name", store.SearchParams{Concept: "hamm"}, []string{"tools"}},
-		{"concept escapes LIKE", store.SearchParams{Concept: "50%"}, []string{"gadget"}},
-		{"concept underscore is literal", store.SearchParams{Concept: "wid_et"}, []string{}},
+		{"concept phrase", store.SearchParams{Concept: "hammer dri"}, []string{"tools"}},
+		{"concept phrase out of order", store.SearchParams{Concept: "drill hammer"}, []string{}},
+		{"concept phrase in description", store.SearchParams{Concept: "pair well with"}, []string{"gadget"}},
+		{"concept ignores punctuation", store.SearchParams{Concept: "50%"}, []string{"gadget"}},
+		{"concept with no word", store.SearchParams{Concept: "%_!"}, []string{}},
+		{"concept is not the name", store.SearchParams{Concept: "field"}, []string{}},
+		{"concept is not the tagline", store.SearchParams{Concept: "everything"}, []string{}},
 		{"concept bands", store.SearchParams{ConceptBands: []string{"0", "101+"}}, []string{"zulu", "site"}},
 		{"concept band 21-100", store.SearchParams{ConceptBands: []string{"21-100"}}, []string{"tools"}},
 		{"types", store.SearchParams{Types: []string{"runbook", "glossary"}}, []string{"zulu", "tools"}},
@@ -169,16 +175,21 @@ func starsOrder(ids map[string]string) []string {
 	return append(append([]string{"zulu"}, tie...), "tools", "site")
 }
 
-// TestSearchPagingIsStable pages through every sort with ties in every key
-// and checks that the pages add up to the whole list, without repeats.
+// TestSearchPagingIsStable pages through every sort with ties in every key,
+// over more matches than relevance ranks, and checks that small pages add up
+// to the list that large pages give, without repeats.
 func TestSearchPagingIsStable(t *testing.T) {
 	s, clk := newStore(t)
-	for i := range 23 {
+	const n = 130
+	for i := range n {
 		in := repoBundle(fmt.Sprintf("owner%02d", i%7), "kb", fmt.Sprintf("d%d/index.md", i))
 		in.Card.Name = fmt.Sprintf("Same Name %d", i%3) // name ties
 		in.Card.Description = "shared words about paging"
-		if i%2 == 0 {
-			in.Card.Tagline = "paging guide"
+		if i%3 == 0 {
+			in.Card.Tagline = "paging guide" // a head match
+		}
+		if i%5 == 0 {
+			in.Card.Description += " paging paging"
 		}
 		in.Repo.Stars = i % 4 // star ties
 		mustUpsert(t, s, in)
@@ -186,33 +197,29 @@ func TestSearchPagingIsStable(t *testing.T) {
 			clk.Advance(time.Minute) // time ties within groups of five
 		}
 	}
-	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance} {
-		for _, q := range []string{"", "paging"} {
-			p := store.SearchParams{Sort: sort, Q: q, Limit: 100}
-			all, err := s.Search(context.Background(), p)
+	ids := func(p store.SearchParams, limit int) []string {
+		var out []string
+		for p.Offset, p.Limit = 0, limit; ; p.Offset += limit {
+			page, err := s.Search(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var paged []string
-			for off := 0; ; off += 4 {
-				p.Limit, p.Offset = 4, off
-				page, err := s.Search(context.Background(), p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(page) == 0 {
-					break
-				}
-				for _, b := range page {
-					paged = append(paged, b.ID)
-				}
+			if len(page) == 0 {
+				return out
 			}
-			var whole []string
-			for _, b := range all {
-				whole = append(whole, b.ID)
+			for _, b := range page {
+				out = append(out, b.ID)
 			}
-			if len(whole) != 23 || !slices.Equal(paged, whole) {
-				t.Errorf("sort %s q %q: paged %d ids, whole %d; equal=%v", sort, q, len(paged), len(whole), slices.Equal(paged, whole))
+		}
+	}
+	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance} {
+		for _, q := range []string{"", "paging"} {
+			p := store.SearchParams{Sort: sort, Q: q}
+			whole, paged := ids(p, 100), ids(p, 7)
+			distinct := slices.Compact(slices.Sorted(slices.Values(paged)))
+			if len(whole) != n || !slices.Equal(paged, whole) || len(distinct) != n {
+				t.Errorf("sort %s q %q: %d ids in pages of 7 (%d distinct), %d in pages of 100, equal=%v",
+					sort, q, len(paged), len(distinct), len(whole), slices.Equal(paged, whole))
 			}
 		}
 	}

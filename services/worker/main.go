@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
@@ -43,15 +45,32 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	client, err := worker.NewClient(worker.Options{Store: st, Logger: log})
+	opts := worker.Options{Store: st, Logger: log}
+	if v := os.Getenv("OKF_WORKER_RESCUE_AFTER"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("OKF_WORKER_RESCUE_AFTER %q must be a positive duration such as 3h", v)
+		}
+		opts.RescueStuckJobsAfter = d
+	}
+	if cfg.GitHubToken == "" {
+		log.Info("GITHUB_TOKEN is not set: the GitHub sweep is off")
+	} else {
+		sweep, err := worker.SweepConfigFromEnv(os.Getenv)
+		if err != nil {
+			return err
+		}
+		opts.Sweep = sweep
+		opts.GitHub = github.New(github.Config{GraphQLURL: cfg.GitHubGraphQL, Token: cfg.GitHubToken, Logger: log})
+		log.Info("GitHub sweep on", "graphql", cfg.GitHubGraphQL, "rest", github.RESTBase(cfg.GitHubGraphQL),
+			"seeds", len(sweep.Seeds), "queries", len(sweep.Queries), "code_queries", len(sweep.CodeQueries))
+	}
+	client, err := worker.NewClient(opts)
 	if err != nil {
 		return err
 	}
 	if err := client.Start(ctx); err != nil {
 		return err
-	}
-	if cfg.GitHubToken == "" {
-		log.Info("GITHUB_TOKEN is not set: the GitHub sweep is off")
 	}
 	log.Info("worker started")
 	<-ctx.Done()

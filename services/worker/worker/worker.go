@@ -5,14 +5,17 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 )
@@ -22,7 +25,22 @@ type Options struct {
 	Store      *store.Store
 	Logger     *slog.Logger
 	MaxWorkers int // per process on the default queue; 0 means 10
+
+	// GitHub, when set, turns the sweep on: its workers run on the sweep
+	// queue and its periodic jobs are scheduled. Nil (no GITHUB_TOKEN)
+	// leaves the sweep off.
+	GitHub *github.Client
+	Sweep  SweepConfig
+	// Now is the clock of the sweep (tests); time.Now when nil.
+	Now func() time.Time
+	// RescueStuckJobsAfter is how long a job may stay running before River
+	// gives it to another worker (its process died); DefaultRescueAfter
+	// when 0. It exceeds the longest job timeout (the discovery's).
+	RescueStuckJobsAfter time.Duration
 }
+
+// DefaultRescueAfter is the default of Options.RescueStuckJobsAfter.
+const DefaultRescueAfter = 3 * time.Hour
 
 // NewClient returns a River client that runs every job kind of the worker
 // service. Start it with Start(ctx); stop it with Stop or StopAndCancel.
@@ -33,25 +51,70 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &RecountStatsWorker{Store: opts.Store})
+	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.MaxWorkers}}
+	rescue := cmp.Or(opts.RescueStuckJobsAfter, DefaultRescueAfter)
+	periodic := []*river.PeriodicJob{
+		river.NewPeriodicJob(
+			river.PeriodicInterval(jobs.RecountStatsEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return jobs.RecountStatsArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true},
+		),
+	}
+	if opts.GitHub != nil {
+		periodic = append(periodic, addSweep(workers, queues, opts, rescue)...)
+	}
 
 	client, err := river.NewClient(riverpgxv5.New(opts.Store.Pool()), &river.Config{
-		Logger:  opts.Logger,
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.MaxWorkers}},
-		Workers: workers,
-		PeriodicJobs: []*river.PeriodicJob{
-			river.NewPeriodicJob(
-				river.PeriodicInterval(jobs.RecountStatsEvery),
-				func() (river.JobArgs, *river.InsertOpts) { return jobs.RecountStatsArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true},
-			),
-		},
+		Logger:               opts.Logger,
+		Queues:               queues,
+		Workers:              workers,
+		PeriodicJobs:         periodic,
+		RescueStuckJobsAfter: rescue,
+		// River wants the default job timeout under the rescue time.
+		JobTimeout: min(river.JobTimeoutDefault, rescue),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("worker: river client: %w", err)
 	}
 	return client, nil
+}
+
+// addSweep registers the sweep's workers and queue, and returns its
+// periodic jobs: discovery every Sweep.DiscoverEvery and enrichment every
+// Sweep.EnrichEvery, both also on start. A stuck job is rescued only once
+// its timeout has passed, so the sweep's long timeouts are capped at the
+// rescue time.
+func addSweep(workers *river.Workers, queues map[string]river.QueueConfig, opts Options, rescue time.Duration) []*river.PeriodicJob {
+	cfg := opts.Sweep
+	cfg.fill()
+	var timeout time.Duration
+	if rescue < 2*time.Hour {
+		timeout = rescue
+	}
+	queues[jobs.QueueSweep] = river.QueueConfig{MaxWorkers: cfg.Workers}
+	river.AddWorker(workers, &SweepDiscoverWorker{Store: opts.Store, GitHub: opts.GitHub, Config: cfg, Logger: opts.Logger, Now: opts.Now, JobTimeout: timeout})
+	river.AddWorker(workers, &SweepReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, JobTimeout: min(timeout, 30*time.Minute)})
+	river.AddWorker(workers, &EnrichReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, Every: cfg.EnrichEvery, JobTimeout: timeout})
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(
+			river.PeriodicInterval(cfg.DiscoverEvery),
+			func() (river.JobArgs, *river.InsertOpts) {
+				round := opts.Now().UTC().Truncate(cfg.DiscoverEvery).Format(time.RFC3339)
+				return jobs.SweepDiscoverArgs{Round: round}, nil
+			},
+			&river.PeriodicJobOpts{RunOnStart: true},
+		),
+		river.NewPeriodicJob(
+			river.PeriodicInterval(cfg.EnrichEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return jobs.EnrichReposArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true},
+		),
+	}
 }
 
 // RecountStatsWorker rebuilds the statistics summary.

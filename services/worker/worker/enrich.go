@@ -1,0 +1,58 @@
+package worker
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/okfindex/okf-index/pkg/github"
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// EnrichReposWorker refreshes the repository signals of every repository
+// holding bundles that no sweep or enrichment read within half a period.
+type EnrichReposWorker struct {
+	river.WorkerDefaults[jobs.EnrichReposArgs]
+	Store  *store.Store
+	GitHub *github.Client
+	Logger *slog.Logger
+	Now    func() time.Time
+	// JobTimeout, when set, replaces the job's default timeout.
+	JobTimeout time.Duration
+	Every      time.Duration
+}
+
+// Timeout bounds one enrichment run.
+func (w *EnrichReposWorker) Timeout(*river.Job[jobs.EnrichReposArgs]) time.Duration {
+	return cmp.Or(w.JobTimeout, 2*time.Hour)
+}
+
+// Work refreshes the due repositories, github.ReadBatch per call. Progress
+// is kept per repository (enriched_at), so a retried job resumes.
+func (w *EnrichReposWorker) Work(ctx context.Context, job *river.Job[jobs.EnrichReposArgs]) error {
+	before := w.Now().Add(-w.Every / 2)
+	after, n := "", 0
+	for {
+		due, err := w.Store.EnrichDue(ctx, before, after, github.ReadBatch)
+		if err != nil {
+			return err
+		}
+		if len(due) == 0 {
+			w.Logger.Info("sweep: enrichment done", "repos", n)
+			return nil
+		}
+		refs := make([]github.RepoRef, len(due))
+		for i, c := range due {
+			refs[i] = github.RepoRef{Owner: c.Owner, Name: c.Name}
+		}
+		if err := sweepRepos(ctx, w.Store, w.GitHub, w.Logger, w.Now, refs, false, false); err != nil {
+			return limitSnooze(err)
+		}
+		after = due[len(due)-1].Repo
+		n += len(due)
+	}
+}

@@ -1,0 +1,231 @@
+package worker
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/okfindex/okf-index/pkg/github"
+	"github.com/okfindex/okf-index/pkg/indexer"
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// SweepReposWorker reads one batch of repositories and writes their bundles.
+type SweepReposWorker struct {
+	river.WorkerDefaults[jobs.SweepReposArgs]
+	Store  *store.Store
+	GitHub *github.Client
+	Logger *slog.Logger
+	Now    func() time.Time
+	// JobTimeout, when set, replaces the job's default timeout.
+	JobTimeout time.Duration
+}
+
+// Timeout bounds one batch: its limit waits are at most a minute each
+// (github.Config.MaxWait); longer ones snooze the job.
+func (w *SweepReposWorker) Timeout(*river.Job[jobs.SweepReposArgs]) time.Duration {
+	return cmp.Or(w.JobTimeout, 30*time.Minute)
+}
+
+// Work sweeps one batch: signals of every repository; for those whose head
+// commit moved since their last sweep, the tree and every index.md. Bundles
+// are upserted, vanished ones hidden; a repository that no longer resolves
+// has all its bundles hidden and is marked gone. Each repository is marked
+// swept only after its writes, so a killed job redoes at most its batch.
+func (w *SweepReposWorker) Work(ctx context.Context, job *river.Job[jobs.SweepReposArgs]) error {
+	refs := make([]github.RepoRef, 0, len(job.Args.Repos))
+	for _, s := range job.Args.Repos {
+		r, err := github.ParseRepoRef(s)
+		if err != nil {
+			return river.JobCancel(err)
+		}
+		refs = append(refs, r)
+	}
+	err := sweepRepos(ctx, w.Store, w.GitHub, w.Logger, w.Now, refs, job.Args.Force, true)
+	return limitSnooze(err)
+}
+
+// sweepRepos reads refs; with readTrees false only the signals are
+// refreshed (enrichment).
+func sweepRepos(ctx context.Context, st *store.Store, gh *github.Client, log *slog.Logger, clock func() time.Time,
+	refs []github.RepoRef, force, readTrees bool) error {
+	repos, err := gh.ReadRepositories(ctx, refs)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.FullName()
+	}
+	cands, err := st.GetCandidates(ctx, names)
+	if err != nil {
+		return err
+	}
+	now := clock()
+	var changed []github.Repository
+	var enriched []string
+	for i, r := range repos {
+		asked := names[i]
+		if r.Gone || r.Private {
+			if err := markGone(ctx, st, asked, now); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.FullName() != asked {
+			// Renamed (GitHub follows renames): the bundles move to the new
+			// name and the old identity's bundles are hidden.
+			if err := markGone(ctx, st, asked, now); err != nil {
+				return err
+			}
+			if _, err := st.AddCandidates(ctx, store.DiscoveredBySeed, toRefs([]github.RepoRef{r.RepoRef})); err != nil {
+				return err
+			}
+		}
+		if !readTrees || (!force && r.HeadOID != "" && cands[r.FullName()].SweptOID == r.HeadOID) {
+			if _, err := st.SetRepoSignal(ctx, r.FullName(), *repoInfo(r).Signal(now)); err != nil {
+				return err
+			}
+			if readTrees {
+				if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
+					return err
+				}
+			} else {
+				enriched = append(enriched, r.FullName())
+			}
+			continue
+		}
+		changed = append(changed, r)
+	}
+	if len(enriched) > 0 {
+		if err := st.MarkEnriched(ctx, enriched, now); err != nil {
+			return err
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return readChanged(ctx, st, gh, log, now, changed)
+}
+
+// readChanged lists the trees of repos, reads every index.md and writes the
+// bundles.
+func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *slog.Logger, now time.Time, repos []github.Repository) error {
+	refs := make([]github.RepoRef, len(repos))
+	for i, r := range repos {
+		refs[i] = r.RepoRef
+	}
+	trees, err := gh.FindIndexFiles(ctx, refs)
+	if err != nil {
+		return err
+	}
+	var files []github.FileRef
+	for i, t := range trees {
+		if t.Truncated {
+			log.Warn("sweep: tree listing truncated", "repo", refs[i], "entries", t.Entries)
+		}
+		for _, p := range t.Paths {
+			files = append(files, github.FileRef{Repo: refs[i], Path: p})
+		}
+	}
+	blobs, err := gh.ReadBlobs(ctx, files)
+	if err != nil {
+		return err
+	}
+	byRepo := map[string][]int{}
+	for i, f := range files {
+		byRepo[f.Repo.FullName()] = append(byRepo[f.Repo.FullName()], i)
+	}
+	for i, r := range repos {
+		if trees[i].Gone {
+			if err := markGone(ctx, st, r.FullName(), now); err != nil {
+				return err
+			}
+			continue
+		}
+		info := repoInfo(r)
+		keep := []string{}
+		for _, fi := range byRepo[r.FullName()] {
+			b := blobs[fi]
+			if b.Missing || b.Binary {
+				continue
+			}
+			text := []byte(b.Text)
+			if b.Truncated {
+				text = readFull(ctx, gh, log, files[fi], text)
+			}
+			loc := source.Repo{Owner: r.Owner, Name: r.Name, Branch: r.Branch, Path: files[fi].Path}
+			in, err := indexer.FromRepo(text, loc, info, now)
+			if errors.Is(err, okf.ErrNotBundle) {
+				continue
+			}
+			if err != nil {
+				log.Warn("sweep: root not indexed", "repo", r.RepoRef, "path", files[fi].Path, "err", err)
+				continue
+			}
+			if _, err := st.UpsertBundle(ctx, in); err != nil {
+				return err
+			}
+			keep = append(keep, in.ID)
+		}
+		if _, err := st.HideRepoBundlesExcept(ctx, r.FullName(), keep); err != nil {
+			return err
+		}
+		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readFull reads a root whose GraphQL text GitHub truncated through the
+// REST contents API; when that fails it indexes the truncated text.
+func readFull(ctx context.Context, gh *github.Client, log *slog.Logger, f github.FileRef, truncated []byte) []byte {
+	full, err := gh.ReadRaw(ctx, f)
+	if err != nil || len(full) < len(truncated) {
+		log.Warn("sweep: root truncated by GitHub and not readable in full; indexing the truncated text",
+			"repo", f.Repo, "path", f.Path, "bytes", len(truncated), "err", err)
+		return truncated
+	}
+	return full
+}
+
+// markGone hides every bundle of repo, sets its state to gone and stops
+// sweeping it.
+func markGone(ctx context.Context, st *store.Store, repo string, now time.Time) error {
+	if _, err := st.HideRepoBundlesExcept(ctx, repo, nil); err != nil {
+		return err
+	}
+	gone := source.StateGone
+	if _, err := st.SetRepoSignal(ctx, repo, store.RepoSignal{State: &gone}); err != nil {
+		return err
+	}
+	return st.MarkGone(ctx, repo, now)
+}
+
+// repoInfo is what the indexer takes of a repository.
+func repoInfo(r github.Repository) indexer.RepoInfo {
+	return indexer.RepoInfo{Stars: r.Stars, Forks: r.Forks, PushedAt: r.PushedAt,
+		Archived: r.Archived, Language: r.Language, License: r.License}
+}
+
+// limitSnooze turns a rate limit GitHub kept answering into a snooze of the
+// job (not a failure); other errors pass through.
+func limitSnooze(err error) error {
+	var le *github.LimitError
+	if errors.As(err, &le) {
+		return river.JobSnooze(max(le.Wait, time.Minute))
+	}
+	if err != nil {
+		return fmt.Errorf("worker: sweep: %w", err)
+	}
+	return nil
+}
