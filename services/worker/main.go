@@ -53,6 +53,13 @@ func run(log *slog.Logger) error {
 		}
 		opts.RescueStuckJobsAfter = d
 	}
+	if opts.Fetch, err = fetchOptionsFromEnv(os.Getenv); err != nil {
+		return err
+	}
+	if opts.Fetch.AllowLoopback || opts.Fetch.RootCAs != nil {
+		log.Warn("IndexNow fetch test settings are on: never in production",
+			"allow_loopback", opts.Fetch.AllowLoopback, "ca_file", os.Getenv("OKF_FETCH_CA_FILE"))
+	}
 	if cfg.GitHubToken == "" {
 		log.Info("GITHUB_TOKEN is not set: the GitHub sweep is off")
 	} else {

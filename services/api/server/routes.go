@@ -29,6 +29,8 @@ func (s *Server) routeTable() []Route {
 		{http.MethodGet, "/api/bundles/{id}", "One bundle's card", false, s.getBundle},
 		{http.MethodGet, "/api/stats", "Index statistics", false, s.getStats},
 		{http.MethodGet, "/api/okf/stats", "Index statistics with every facet", true, s.getOKFStats},
+		{http.MethodPost, "/api/ping", "Submit bundle roots of a domain (IndexNow)", false, s.postPing},
+		{http.MethodGet, "/api/ping/status", "What became of a host's submissions", false, s.getPingStatus},
 		{http.MethodGet, "/openapi.json", "This OpenAPI document", false, s.getOpenAPI},
 	}
 }

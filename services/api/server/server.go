@@ -15,7 +15,10 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -38,7 +41,8 @@ type Options struct {
 type Server struct {
 	echo    *echo.Echo
 	store   *store.Store
-	baseURL string // PUBLIC_BASE_URL without a trailing slash
+	jobs    *river.Client[pgx.Tx] // insert-only: enqueues verify_ping with the ping rows
+	baseURL string                // PUBLIC_BASE_URL without a trailing slash
 	full    bool
 	build   string
 	routes  []Route // the routes of this variant
@@ -49,8 +53,9 @@ type Server struct {
 	openAPIJSON []byte // GET /openapi.json
 }
 
-// New builds the API of st for the configured variant. It fails only when
-// the embedded OpenAPI document cannot be read.
+// New builds the API of st for the configured variant, with an insert-only
+// River client (no workers) on st's pool. It fails only when the embedded
+// OpenAPI document cannot be read or the River client cannot be built.
 func New(st *store.Store, opts Options) (*Server, error) {
 	log := opts.Logger
 	if log == nil {
@@ -67,6 +72,13 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		build:   build,
 	}
 	s.routes = routesFor(s.routeTable(), s.full)
+	if st != nil {
+		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("server: river insert client: %w", err)
+		}
+		s.jobs = jobsClient
+	}
 
 	var err error
 	if s.indexJSON, err = marshal(s.apiIndex()); err != nil {

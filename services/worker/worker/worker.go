@@ -17,6 +17,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
 )
 
@@ -33,6 +35,10 @@ type Options struct {
 	Sweep  SweepConfig
 	// Now is the clock of the sweep (tests); time.Now when nil.
 	Now func() time.Time
+	// Fetch configures the guarded HTTP client of the IndexNow verification
+	// (verify_ping, always on). The zero value is the production setting;
+	// AllowLoopback and RootCAs are for tests only.
+	Fetch safefetch.Options
 	// RescueStuckJobsAfter is how long a job may stay running before River
 	// gives it to another worker (its process died); DefaultRescueAfter
 	// when 0. It exceeds the longest job timeout (the discovery's).
@@ -58,6 +64,10 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &RecountStatsWorker{Store: opts.Store})
 	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.MaxWorkers}}
 	rescue := cmp.Or(opts.RescueStuckJobsAfter, DefaultRescueAfter)
+	rootFetch := opts.Fetch
+	rootFetch.MaxBytes = okf.MaxRootBytes
+	river.AddWorker(workers, &VerifyPingWorker{Store: opts.Store, Fetch: safefetch.New(opts.Fetch),
+		RootFetch: safefetch.New(rootFetch), Logger: opts.Logger, JobTimeout: min(VerifyPingTimeout, rescue)})
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(
 			river.PeriodicInterval(jobs.RecountStatsEvery),

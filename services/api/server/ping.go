@@ -1,0 +1,225 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// Error names of POST /api/ping and GET /api/ping/status (contract section
+// 7 gives the statuses; the names are ours).
+const (
+	errInvalidBody         = "invalid_body"           // 400: not a JSON object, or a field of the wrong type
+	errInvalidHost         = "invalid_host"           // 400: host missing or not a domain name
+	errInvalidKey          = "invalid_key"            // 400: key not 8-128 of [a-zA-Z0-9-]
+	errInvalidURLList      = "invalid_url_list"       // 400: urlList missing, empty or over 100
+	errURLNotHTTPS         = "url_not_https"          // 422: a URL is not an absolute https URL
+	errURLNotMarkdown      = "url_not_markdown"       // 422: a URL does not end in .md
+	errURLOffHost          = "url_off_host"           // 422: a URL lives on another host
+	errKeyLocationNotHTTPS = "key_location_not_https" // 422: keyLocation is not an absolute https URL
+	errKeyLocationOffHost  = "key_location_off_host"  // 422: keyLocation lives on another host
+	errDailyCapReached     = "daily_cap_reached"      // 429: 200 URLs of the host already accepted today
+	errBodyTooLarge        = "body_too_large"         // 413: body over maxPingBody
+)
+
+// maxPingBody caps the body of POST /api/ping: 100 URLs of several hundred
+// characters fit with room to spare.
+const maxPingBody = 64 << 10
+
+// maxPingURLs is the most URLs one submission may carry (contract section 8).
+const maxPingURLs = 100
+
+// keyShape is the IndexNow key (contract 4.2).
+var keyShape = regexp.MustCompile(`^[a-zA-Z0-9-]{8,128}$`)
+
+// PingRequest is the body of POST /api/ping (contract 4.2).
+type PingRequest struct {
+	URLList     []*string `json:"urlList"` // nil entries are JSON nulls: a 400
+	Host        string    `json:"host"`
+	Key         string    `json:"key"`
+	KeyLocation string    `json:"keyLocation"`
+}
+
+// PingAck is the answer of an accepted submission (contract 2.7).
+type PingAck struct {
+	OK        bool   `json:"ok"`
+	Estado    string `json:"estado"`
+	Host      string `json:"host"`
+	Recebidos int    `json:"recebidos"`
+	ChaveEm   string `json:"chave_em"`
+	Mensagem  string `json:"mensagem"`
+	APIIndex  string `json:"api_index"`
+}
+
+// pingSubmission is a validated submission.
+type pingSubmission struct {
+	host        string
+	key         string
+	keyLocation string
+	urls        []string // distinct, in the order given
+}
+
+// postPing answers POST /api/ping: it validates the submission, and records
+// and queues it in one transaction (the URL rows, the daily count and the
+// verify_ping job). Nothing is fetched here; the worker verifies the key.
+func (s *Server) postPing(c echo.Context) error {
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxPingBody+1))
+	if err != nil {
+		return pingError(http.StatusBadRequest, errInvalidBody, "", "The body could not be read.")
+	}
+	if len(body) > maxPingBody {
+		return pingError(http.StatusRequestEntityTooLarge, errBodyTooLarge, "",
+			fmt.Sprintf("The body is over %d bytes.", maxPingBody))
+	}
+	sub, err := parsePing(body)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	_, err = s.store.AcceptPing(ctx, sub.host, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
+		_, err := s.jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
+			Host: sub.host, Key: sub.key, KeyLocation: sub.keyLocation, URLs: urls,
+		}, nil)
+		return err
+	})
+	if errors.Is(err, store.ErrPingDailyCap) {
+		return pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
+			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap))
+	}
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusAccepted, PingAck{
+		OK:        true,
+		Estado:    store.PingPending,
+		Host:      sub.host,
+		Recebidos: len(sub.urls),
+		ChaveEm:   sub.keyLocation,
+		Mensagem:  "The URLs are queued; each is published once the key file at chave_em holds the key, and GET /api/ping/status shows the outcome.",
+		APIIndex:  s.baseURL + "/api/",
+	})
+}
+
+// parsePing validates a body against contract 4.2 and section 7: shape
+// faults are 400, URL faults 422. Checks run in field order (host, key,
+// urlList, each URL, keyLocation) and the first fault answers.
+func parsePing(body []byte) (pingSubmission, error) {
+	var req PingRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, te.Field,
+				fmt.Sprintf("%s must be a JSON %s.", te.Field, jsonKind(te.Field)))
+		}
+		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+	}
+	host, ok := normalizeHost(req.Host)
+	if !ok {
+		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidHost, "host",
+			"host must be a domain name (no scheme, port, path or IP address).")
+	}
+	if !keyShape.MatchString(req.Key) {
+		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidKey, "key",
+			"key must be 8 to 128 characters of a-z, A-Z, 0-9 and -.")
+	}
+	if len(req.URLList) == 0 || len(req.URLList) > maxPingURLs {
+		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidURLList, "urlList",
+			fmt.Sprintf("urlList must hold 1 to %d URLs.", maxPingURLs))
+	}
+	sub := pingSubmission{host: host, key: req.Key}
+	seen := map[string]bool{}
+	for i, raw := range req.URLList {
+		field := fmt.Sprintf("urlList[%d]", i)
+		if raw == nil {
+			return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, field, field+" must be a string.")
+		}
+		u, err := onHost(*raw, host, field, errURLNotHTTPS, errURLOffHost)
+		if err != nil {
+			return pingSubmission{}, err
+		}
+		if u.RawQuery != "" || u.Fragment != "" || !strings.HasSuffix(strings.ToLower(u.Path), ".md") {
+			return pingSubmission{}, pingError(http.StatusUnprocessableEntity, errURLNotMarkdown, field,
+				field+" must be a bundle root ending in .md, with no query or fragment.")
+		}
+		if s := u.String(); !seen[s] {
+			seen[s] = true
+			sub.urls = append(sub.urls, s)
+		}
+	}
+	sub.keyLocation = "https://" + host + "/" + req.Key + ".txt"
+	if req.KeyLocation != "" {
+		u, err := onHost(req.KeyLocation, host, "keyLocation", errKeyLocationNotHTTPS, errKeyLocationOffHost)
+		if err != nil {
+			return pingSubmission{}, err
+		}
+		sub.keyLocation = u.String()
+	}
+	return sub, nil
+}
+
+// onHost parses raw as an absolute https URL on host (no port other than
+// 443, no userinfo) and returns it with the host in its normalized form.
+func onHost(raw, host, field, notHTTPS, offHost string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" || u.Opaque != "" {
+		return nil, pingError(http.StatusUnprocessableEntity, notHTTPS, field, field+" must be an absolute https URL.")
+	}
+	h, ok := normalizeHost(u.Hostname())
+	if !ok || h != host || u.User != nil || (u.Port() != "" && u.Port() != "443") {
+		return nil, pingError(http.StatusUnprocessableEntity, offHost, field, field+" must live on host "+host+".")
+	}
+	u.Scheme, u.Host = "https", host
+	return u, nil
+}
+
+// domainLabel is one label of a domain name (ASCII; IDNs in punycode).
+var domainLabel = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// normalizeHost lowercases a domain name and drops one trailing dot. It
+// refuses anything that is not a domain of two labels or more: IP
+// addresses (an all-digit last label), ports, userinfo, paths, and
+// non-ASCII names (send them in punycode).
+func normalizeHost(h string) (string, bool) {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h == "" || len(h) > 253 {
+		return "", false
+	}
+	labels := strings.Split(h, ".")
+	if len(labels) < 2 {
+		return "", false
+	}
+	for _, l := range labels {
+		if !domainLabel.MatchString(l) {
+			return "", false
+		}
+	}
+	if strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+		return "", false
+	}
+	return h, true
+}
+
+// jsonKind is the JSON type a PingRequest field takes.
+func jsonKind(field string) string {
+	if field == "urlList" {
+		return "array of strings"
+	}
+	return "string"
+}
+
+// pingError is an error answer of the ping routes.
+func pingError(status int, name, field, message string) error {
+	return &apiError{status, ErrorBody{Error: name, Message: message, Field: field}}
+}

@@ -1,0 +1,188 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/okfindex/okf-index/pkg/indexer"
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safefetch"
+	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// Reasons a submitted URL is rejected, recorded in the pings table and shown
+// by GET /api/ping/status. A fetch failure is followed by ":" and the
+// safefetch reason (key_unreachable:http_status, fetch_failed:timeout).
+const (
+	ReasonKeyMismatch    = "key_mismatch"    // the key file does not hold the key
+	ReasonKeyUnreachable = "key_unreachable" // the key file could not be fetched
+	ReasonNotABundle     = "not_a_bundle"    // the root has no okf_version frontmatter
+	ReasonFetchFailed    = "fetch_failed"    // the root could not be fetched
+	ReasonInvalidBundle  = "invalid_bundle"  // the root could not be parsed for another cause
+)
+
+// VerifyPingWorker runs jobs.VerifyPingArgs: it fetches the key file through
+// the guarded client and, when the key matches, fetches, parses and publishes
+// each submitted root as a domain bundle.
+//
+// Permanent failures (a 404, a blocked address, a key mismatch, a root that
+// is not a bundle) are recorded as rejections and the job completes.
+// Transient ones (timeouts, 5xx, connection failures) make the job return an
+// error, so River retries it with backoff; a retry redoes only the URLs
+// still pending, and at the last attempt a transient failure is recorded as
+// a rejection too.
+type VerifyPingWorker struct {
+	river.WorkerDefaults[jobs.VerifyPingArgs]
+	Store *store.Store
+	// Fetch reads key files (safefetch's 1 MiB cap); RootFetch reads bundle
+	// roots, which may be up to okf.MaxRootBytes. RootFetch defaults to Fetch.
+	Fetch     *safefetch.Client
+	RootFetch *safefetch.Client
+	Logger    *slog.Logger
+	// JobTimeout bounds one attempt; VerifyPingTimeout when 0. A submission
+	// of 100 slow roots needs minutes, more than River's default of one;
+	// an attempt cut short keeps what it decided, and the retry goes on.
+	JobTimeout time.Duration
+}
+
+// VerifyPingTimeout is the default of VerifyPingWorker.JobTimeout: a key
+// file and 100 roots at safefetch's 15-second total timeout each.
+const VerifyPingTimeout = 30 * time.Minute
+
+// Timeout is the time one attempt may take.
+func (w *VerifyPingWorker) Timeout(*river.Job[jobs.VerifyPingArgs]) time.Duration {
+	if w.JobTimeout > 0 {
+		return w.JobTimeout
+	}
+	return VerifyPingTimeout
+}
+
+// Work verifies one submission.
+func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyPingArgs]) error {
+	args := job.Args
+	last := job.Attempt >= job.MaxAttempts
+	ids := make([]int64, len(args.URLs))
+	for i, u := range args.URLs {
+		ids[i] = u.ID
+	}
+	pending, err := w.Store.PendingPings(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var todo []store.PingURL
+	for _, u := range args.URLs {
+		if pending[u.ID] {
+			todo = append(todo, u)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+
+	resp, err := w.Fetch.Get(ctx, args.KeyLocation)
+	if err != nil {
+		reason, retry := failure(ctx, err, last)
+		if retry {
+			return fmt.Errorf("worker: verify ping %s: key file: %w", args.Host, err)
+		}
+		return w.rejectAndHide(ctx, todo, ReasonKeyUnreachable+":"+reason)
+	}
+	if strings.TrimSpace(string(resp.Body)) != args.Key {
+		return w.rejectAndHide(ctx, todo, ReasonKeyMismatch)
+	}
+
+	var transient error
+	for _, u := range todo {
+		done, err := w.publish(ctx, u, last)
+		if err != nil {
+			return err // the store failed, or the job is being stopped
+		}
+		if !done {
+			transient = fmt.Errorf("worker: verify ping %s: %s: fetch failed transiently", args.Host, u.URL)
+		}
+	}
+	return transient
+}
+
+// publish fetches, parses and publishes one root, and records the outcome.
+// It reports done=false, with nothing recorded, when the fetch failed
+// transiently and a later attempt may succeed.
+func (w *VerifyPingWorker) publish(ctx context.Context, u store.PingURL, last bool) (done bool, err error) {
+	fetch := w.RootFetch
+	if fetch == nil {
+		fetch = w.Fetch
+	}
+	resp, err := fetch.Get(ctx, u.URL)
+	if err != nil {
+		reason, retry := failure(ctx, err, last)
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if retry {
+			w.log().Info("verify ping: transient fetch failure", "url", u.URL, "reason", reason)
+			return false, nil
+		}
+		return true, w.Store.RejectPing(ctx, u.ID, ReasonFetchFailed+":"+reason)
+	}
+	in, err := indexer.FromSite(resp.Body, source.Site{URL: u.URL})
+	if errors.Is(err, okf.ErrNotBundle) {
+		return true, w.Store.RejectPing(ctx, u.ID, ReasonNotABundle)
+	}
+	if err != nil {
+		return true, w.Store.RejectPing(ctx, u.ID, ReasonInvalidBundle)
+	}
+	res, err := w.Store.UpsertBundle(ctx, in)
+	if err != nil {
+		return false, err
+	}
+	w.log().Info("verify ping: published", "url", u.URL, "bundle", res.ID, "created", res.Created, "changed", res.Changed)
+	return true, w.Store.PublishPing(ctx, u.ID, res.ID)
+}
+
+// rejectAndHide records reason for every URL and hides the domain bundles
+// already published from them: the host no longer proves it controls them
+// (DESIGN.md: a domain bundle whose key stopped matching is hidden).
+func (w *VerifyPingWorker) rejectAndHide(ctx context.Context, urls []store.PingURL, reason string) error {
+	for _, u := range urls {
+		if err := w.Store.RejectPing(ctx, u.ID, reason); err != nil {
+			return err
+		}
+		err := w.Store.HideBundle(ctx, source.Site{URL: u.URL}.ID())
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *VerifyPingWorker) log() *slog.Logger {
+	if w.Logger == nil {
+		return slog.Default()
+	}
+	return w.Logger
+}
+
+// failure classifies a fetch error: its reason word, and whether the job
+// should be retried rather than the failure recorded. Transient failures
+// are retried until the last attempt; a canceled job (shutdown) always is.
+func failure(ctx context.Context, err error, last bool) (reason string, retry bool) {
+	if ctx.Err() != nil {
+		return safefetch.ReasonCanceled, true
+	}
+	var fe *safefetch.Error
+	if !errors.As(err, &fe) {
+		return "error", !last
+	}
+	if fe.Reason == safefetch.ReasonCanceled {
+		return fe.Reason, true
+	}
+	return fe.Reason, !fe.Permanent && !last
+}
