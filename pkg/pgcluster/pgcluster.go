@@ -216,7 +216,7 @@ func (c *Cluster) initdb(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err == nil {
 		return nil
 	}
-	out, err := c.run(ctx, "initdb", "-D", c.DataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
+	out, err := c.run(ctx, "initdb", "-D", c.DataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
 	if err != nil {
 		return fmt.Errorf("pgcluster: initdb: %w: %s", err, out)
 	}

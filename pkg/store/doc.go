@@ -20,6 +20,8 @@
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded
 //	stats.go       Stats, RecountStats
+//	sweep.go       the GitHub sweep's candidates and progress
+//	pings.go       IndexNow submissions and their daily cap
 //
 // Writes take advisory locks in a fixed order (see visibility.go) and are
 // retried when Postgres still picks them as a deadlock victim. Reads go

@@ -3,8 +3,8 @@ package store
 // Search over the live bundles, and how each shape stays bounded. Targets at
 // 1,000,000 bundles on two cores: every search p99 <= 50 ms. BenchmarkQueries
 // (bench_test.go, `make bench N=1000000`) measures each shape below; at 1M
-// with 256 MB of shared buffers the slowest listed shape, relevance over two
-// words, runs at p50 ~35 ms, p99 ~45 ms.
+// with 256 MB of shared buffers the slowest of them, relevance over two
+// words found together in ~0.5% of bundles, runs at p50 ~22 ms, p99 ~40 ms.
 //
 // Every query reads live rows only, through partial indexes (WHERE visibility
 // = 'live', repeated literally so the planner can use them), and pages with
@@ -47,9 +47,12 @@ package store
 //     the GIN index when that is cheaper, and stops at
 //     max(rankWindow, offset+limit) rows.
 //   - Deep pages are the exception: offset 1000 over a word in ~3% of
-//     bundles reads ~35,000 rows whichever way (~150-200 ms at 1M), as does
+//     bundles reads ~35,000 rows whichever way (~180-230 ms at 1M), as does
 //     any sort of a mid-frequency word at offset 1000. Stock Postgres has no
 //     index that returns GIN matches in another column's order (RUM does).
+//   - A mid-frequency query whose rows are not in shared buffers yet pays
+//     ~10 us a row to read them from the OS cache: a two-word query read
+//     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
 //
 // A query whose words exclude each other ("the -the") must check every
 // bundle that holds the positive words; ReadTimeout stops such a statement.
@@ -76,8 +79,10 @@ const (
 	MaxOffset = 1000
 )
 
-// rankWindow is how many newest matches of each kind relevance ranks.
-const rankWindow = 50
+// rankWindow is how many newest matches of each kind relevance ranks: the
+// first page (24 by default) comes from up to 64 ranked candidates. At 50 a
+// two-word query at a million bundles went past 50 ms at p99.
+const rankWindow = 32
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
 var sortOrders = map[string]string{

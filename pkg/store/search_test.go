@@ -224,3 +224,26 @@ func TestSearchPagingIsStable(t *testing.T) {
 		}
 	}
 }
+
+// Text search folds case beyond ASCII (the cluster's UTF-8 ctype): "ürün"
+// finds "Ürün", "ÇAY" finds "çay", in q and in the concept filter.
+func TestSearchFoldsNonASCIICase(t *testing.T) {
+	s, _ := newStore(t)
+	in := repoBundle("bilgi", "wiki", "okf/index.md")
+	in.Card.Name = "Ürün Kataloğu"
+	in.Card.Description = "Çay ve kahve üzerine notlar"
+	mustUpsert(t, s, in)
+	for _, p := range []store.SearchParams{
+		{Q: "ürün", Limit: 10},
+		{Q: "ÇAY", Limit: 10},
+		{Concept: "KAHVE", Limit: 10},
+	} {
+		got, err := s.Search(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].ID != in.ID {
+			t.Errorf("Search(%+v) = %d bundles, want the Turkish one", p, len(got))
+		}
+	}
+}

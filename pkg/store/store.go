@@ -30,9 +30,12 @@ type Store struct {
 }
 
 // readParams are the session settings of the read pool. Search plans depend
-// on the values of their parameters (a rare term walks the GIN index, a
-// common one a sort index), so plans are never cached generically; JIT costs
-// more than it saves on queries bounded to a few milliseconds; the pool never
+// on the values of their parameters (a rare term reads the GIN index, a
+// common one walks a sort index), so plans are never cached generically; JIT
+// costs more than it saves on queries bounded to a few milliseconds; the
+// index is meant to be served from memory or SSD, where a random page costs
+// about what a sequential one does (random_page_cost 1.1), which favours
+// walking the sort indexes over their recent, hot end; the pool never
 // writes; and a statement that runs away (a query whose words exclude each
 // other, say "the -the", must check every bundle holding "the") is stopped.
 var readParams = map[string]string{
@@ -40,6 +43,7 @@ var readParams = map[string]string{
 	"jit":                           "off",
 	"default_transaction_read_only": "on",
 	"statement_timeout":             strconv.Itoa(int(ReadTimeout.Milliseconds())),
+	"random_page_cost":              "1.1",
 }
 
 // ReadTimeout bounds every statement of the read pool (searches, cards,
