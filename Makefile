@@ -32,11 +32,13 @@ test: vet
 	@scripts/ensure-postgres.sh
 	go test -race -count=1 -timeout 20m $(PKGS)
 
-# Query benchmarks over N synthetic bundles (N=1000000 supported).
+# Query benchmarks over N synthetic bundles (N=1000000 supported), the
+# 2 MiB root parse, and sweep throughput over 10,000 synthetic repositories.
 bench:
 	@scripts/ensure-postgres.sh
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/
 	go test -run '^$$' -bench . ./pkg/okf/
+	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./pkg/okf/
