@@ -198,6 +198,14 @@ func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult,
 // DeleteBundle removes a bundle; ErrNotFound when there is none. When it was
 // the live copy of duplicates, the next copy becomes live.
 func (s *Store) DeleteBundle(ctx context.Context, id string) error {
+	return s.withdraw(ctx, id, "delete", `DELETE FROM bundles WHERE id = $1`, false)
+}
+
+// withdraw runs stmt ($1 = id) on one bundle under its lock and its
+// duplicate group's lock, then reconciles the group so the next copy becomes
+// live: the shared path of DeleteBundle and HideBundle. With skipHidden, a
+// bundle already hidden is left alone. ErrNotFound when there is no bundle.
+func (s *Store) withdraw(ctx context.Context, id, verb, stmt string, skipHidden bool) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		old, err := lockAndRead(ctx, tx, id)
 		if err != nil {
@@ -206,10 +214,13 @@ func (s *Store) DeleteBundle(ctx context.Context, id string) error {
 		if old == nil {
 			return ErrNotFound
 		}
+		if skipHidden && old.visibility == VisibilityHidden {
+			return nil
+		}
 		if err := lockGroups(ctx, tx, []string{old.rootSHA256}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM bundles WHERE id = $1`, id); err != nil {
+		if _, err := tx.Exec(ctx, stmt, id); err != nil {
 			return err
 		}
 		return reconcile(ctx, tx, []string{old.rootSHA256})
@@ -218,7 +229,7 @@ func (s *Store) DeleteBundle(ctx context.Context, id string) error {
 		return ErrNotFound
 	}
 	if err != nil {
-		return fmt.Errorf("store: delete bundle %s: %w", id, err)
+		return fmt.Errorf("store: %s bundle %s: %w", verb, id, err)
 	}
 	return nil
 }

@@ -127,30 +127,5 @@ func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs 
 // matching, say); ErrNotFound when there is none. Hiding a hidden bundle does
 // nothing. The bundle becomes visible again when it is upserted.
 func (s *Store) HideBundle(ctx context.Context, id string) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		old, err := lockAndRead(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if old == nil {
-			return ErrNotFound
-		}
-		if old.visibility == VisibilityHidden {
-			return nil
-		}
-		if err := lockGroups(ctx, tx, []string{old.rootSHA256}); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE bundles SET visibility = 'hidden' WHERE id = $1`, id); err != nil {
-			return err
-		}
-		return reconcile(ctx, tx, []string{old.rootSHA256})
-	})
-	if errors.Is(err, ErrNotFound) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return fmt.Errorf("store: hide bundle %s: %w", id, err)
-	}
-	return nil
+	return s.withdraw(ctx, id, "hide", `UPDATE bundles SET visibility = 'hidden' WHERE id = $1`, true)
 }
