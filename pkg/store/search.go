@@ -94,7 +94,9 @@ var sortOrders = map[string]string{
 
 // Search returns live bundles matching p, at most p.Limit.
 //
-// Limit is clamped to 1..MaxLimit (0 means DefaultLimit); an offset past
+// Limit is clamped to 1..MaxLimit+1 (0 means DefaultLimit): a page is at
+// most MaxLimit bundles, and the one more lets a caller learn in the same
+// query whether another page follows. An offset past
 // MaxOffset returns no bundles. Filters are ANDed; values within a list filter
 // are ORed. Repo, languages and licenses match case-insensitively. Concept
 // matches the root content (the description, which is the first 1000
@@ -130,7 +132,7 @@ func searchSQL(p SearchParams) (string, []any, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	limit = min(limit, MaxLimit)
+	limit = min(limit, MaxLimit+1)
 	offset = max(offset, 0)
 	if offset > MaxOffset {
 		return "", nil, nil

@@ -247,3 +247,21 @@ func TestSearchFoldsNonASCIICase(t *testing.T) {
 		}
 	}
 }
+
+// Limit is clamped to MaxLimit+1: a page plus the one bundle that tells
+// whether another page follows.
+func TestSearchLimitClamp(t *testing.T) {
+	s, _ := newStore(t)
+	for i := range store.MaxLimit + 5 {
+		mustUpsert(t, s, repoBundle("clamp", "kb", fmt.Sprintf("d%d/index.md", i)))
+	}
+	for _, tt := range []struct{ limit, want int }{{0, store.DefaultLimit}, {store.MaxLimit, store.MaxLimit}, {5000, store.MaxLimit + 1}} {
+		got, err := s.Search(context.Background(), store.SearchParams{Limit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tt.want {
+			t.Errorf("Limit %d: %d bundles, want %d", tt.limit, len(got), tt.want)
+		}
+	}
+}

@@ -58,29 +58,19 @@ func (s *Server) searchBundles(c echo.Context) error {
 }
 
 // searchMore returns up to want bundles of p from p.Offset and, when
-// mayHaveMore, whether more follow. It asks the store for one bundle more
-// than the page; when that is beyond the store's page limit, a second
-// one-bundle search at the next offset tells instead.
+// mayHaveMore, whether more follow: it asks the store for one bundle more
+// than the page, in the same query.
 func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int, mayHaveMore bool) ([]store.Bundle, bool, error) {
 	sp := p
 	sp.Limit = want
-	if mayHaveMore && want < store.MaxLimit {
+	if mayHaveMore {
 		sp.Limit = want + 1
 	}
 	items, err := s.store.Search(ctx, sp)
-	if err != nil || !mayHaveMore {
+	if err != nil || len(items) <= want {
 		return items, false, err
 	}
-	if len(items) > want {
-		return items[:want], true, nil
-	}
-	if len(items) < want || sp.Limit > want {
-		return items, false, nil
-	}
-	probe := p
-	probe.Limit, probe.Offset = 1, p.Offset+want
-	next, err := s.store.Search(ctx, probe)
-	return items, len(next) > 0, err
+	return items[:want], true, nil
 }
 
 // getBundle answers GET /api/bundles/{id}: the card of a live or low
