@@ -28,13 +28,26 @@ type Config struct {
 	GitHubToken     string // GITHUB_TOKEN; the sweep is off without it
 	GitHubGraphQL   string // GITHUB_GRAPHQL_URL
 	MetricsToken    string // METRICS_TOKEN
+
+	// Published in the discovery documents.
+	SecurityContact string // SECURITY_CONTACT: a mailto: or https: URI; defaults to the about page
+	MCPRegistryAuth string // MCP_REGISTRY_AUTH: the /.well-known/mcp-registry-auth line (a public key)
+
+	// x402 payments of the full variant (published by GET /api/billing).
+	X402Network     string // X402_NETWORK: base or base-sepolia
+	X402PayTo       string // X402_PAY_TO: receiving address; "" is not configured
+	X402Facilitator string // X402_FACILITATOR_URL
+	X402Mode        string // X402_MODE: live or dev
 }
 
 // Defaults.
 const (
-	DefaultAPIAddr       = "127.0.0.1:8080"
-	DefaultOpsAddr       = "127.0.0.1:9090"
-	DefaultGitHubGraphQL = "https://api.github.com/graphql"
+	DefaultAPIAddr         = "127.0.0.1:8080"
+	DefaultOpsAddr         = "127.0.0.1:9090"
+	DefaultGitHubGraphQL   = "https://api.github.com/graphql"
+	DefaultX402Network     = "base-sepolia"
+	DefaultX402Facilitator = "https://x402.org/facilitator"
+	DefaultX402Mode        = "dev"
 )
 
 // FromEnv reads the configuration from the process environment.
@@ -52,6 +65,12 @@ func Load(getenv func(string) string) (Config, error) {
 		GitHubToken:     getenv("GITHUB_TOKEN"),
 		GitHubGraphQL:   or(getenv("GITHUB_GRAPHQL_URL"), DefaultGitHubGraphQL),
 		MetricsToken:    getenv("METRICS_TOKEN"),
+		SecurityContact: getenv("SECURITY_CONTACT"),
+		MCPRegistryAuth: strings.TrimSpace(getenv("MCP_REGISTRY_AUTH")),
+		X402Network:     or(getenv("X402_NETWORK"), DefaultX402Network),
+		X402PayTo:       getenv("X402_PAY_TO"),
+		X402Facilitator: or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator),
+		X402Mode:        or(getenv("X402_MODE"), DefaultX402Mode),
 	}
 	if c.DatabaseReadURL == "" {
 		c.DatabaseReadURL = c.DatabaseURL
@@ -66,6 +85,24 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.Variant != VariantBase && c.Variant != VariantFull {
 		return Config{}, fmt.Errorf("config: VARIANT %q must be %q or %q", c.Variant, VariantBase, VariantFull)
+	}
+	if c.SecurityContact == "" {
+		c.SecurityContact = c.PublicBaseURL + "/okf/sobre.md"
+	}
+	if u, err := url.Parse(c.SecurityContact); err != nil || (u.Scheme != "mailto" && u.Scheme != "https" && u.Scheme != "http") {
+		return Config{}, fmt.Errorf("config: SECURITY_CONTACT %q must be a mailto: or https: URI", c.SecurityContact)
+	}
+	if strings.ContainsAny(c.MCPRegistryAuth, "\r\n") {
+		return Config{}, fmt.Errorf("config: MCP_REGISTRY_AUTH must be one line")
+	}
+	if c.X402Network != "base" && c.X402Network != "base-sepolia" {
+		return Config{}, fmt.Errorf("config: X402_NETWORK %q must be base or base-sepolia", c.X402Network)
+	}
+	if c.X402Mode != "live" && c.X402Mode != "dev" {
+		return Config{}, fmt.Errorf("config: X402_MODE %q must be live or dev", c.X402Mode)
+	}
+	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
 	}
 	return c, nil
 }

@@ -23,11 +23,20 @@ func TestLoad(t *testing.T) {
 	if c.DatabaseReadURL != "postgres://db/okf" || c.PublicBaseURL != "https://okf.example" || !c.Full() || c.APIAddr != ":9000" {
 		t.Errorf("overrides: %+v", c)
 	}
+	if c.SecurityContact != "https://okf.example/okf/sobre.md" || c.X402Network != DefaultX402Network ||
+		c.X402Mode != DefaultX402Mode || c.X402Facilitator != DefaultX402Facilitator || c.X402PayTo != "" {
+		t.Errorf("discovery and payment defaults: %+v", c)
+	}
 
 	for _, bad := range []map[string]string{
 		{"VARIANT": "pro"},
 		{"PUBLIC_BASE_URL": "okf.example"},
 		{"PUBLIC_BASE_URL": "ftp://okf.example"},
+		{"SECURITY_CONTACT": "security@okf.example"},
+		{"MCP_REGISTRY_AUTH": "v=MCPv1; k=ed25519;\np=abc"},
+		{"X402_NETWORK": "ethereum"},
+		{"X402_MODE": "test"},
+		{"X402_FACILITATOR_URL": "facilitator.example"},
 	} {
 		if _, err := Load(env(bad)); err == nil {
 			t.Errorf("Load(%v) accepted a bad value", bad)

@@ -24,23 +24,33 @@ type Page struct {
 var idShape = regexp.MustCompile(`^[a-z0-9-]{1,80}$`)
 
 // searchBundles answers GET /api/bundles: a page of live bundles.
+func (s *Server) searchBundles(c echo.Context) error {
+	page, err := s.search(c.Request().Context(), c.Request().URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, page)
+}
+
+// search validates a query string of GET /api/bundles and returns its page;
+// the REST route and the search_bundles tool both answer with it.
 //
 // The list ends at resultCap: a page at or past it is empty, and a page
 // crossing it is cut there; either way next_offset is null. Whether a next
 // page exists is known without counting (see searchMore).
-func (s *Server) searchBundles(c echo.Context) error {
-	p, err := parseSearch(c.Request().URL.RawQuery, s.full)
+func (s *Server) search(ctx context.Context, rawQuery string) (Page, error) {
+	p, err := parseSearch(rawQuery, s.full)
 	if err != nil {
-		return err
+		return Page{}, err
 	}
 	page := Page{Items: []store.Bundle{}, Limit: p.Limit, Offset: p.Offset}
 	want := min(p.Limit, resultCap-p.Offset) // bundles this page may hold
 	if want <= 0 {
-		return writeJSON(c, http.StatusOK, page)
+		return page, nil
 	}
-	items, more, err := s.searchMore(c.Request().Context(), p, want, p.Offset+want < resultCap)
+	items, more, err := s.searchMore(ctx, p, want, p.Offset+want < resultCap)
 	if err != nil {
-		return err
+		return Page{}, err
 	}
 	if more {
 		next := p
@@ -54,7 +64,7 @@ func (s *Server) searchBundles(c echo.Context) error {
 	if items != nil {
 		page.Items = items
 	}
-	return writeJSON(c, http.StatusOK, page)
+	return page, nil
 }
 
 // searchMore returns up to want bundles of p from p.Offset and, when
@@ -74,18 +84,28 @@ func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int,
 }
 
 // getBundle answers GET /api/bundles/{id}: the card of a live or low
-// bundle. An id that cannot be a bundle id is a 404 without a database read.
+// bundle.
 func (s *Server) getBundle(c echo.Context) error {
-	id := c.Param("id")
-	if !idShape.MatchString(id) {
-		return notFound("No public bundle has that id.")
-	}
-	b, err := s.store.GetBundle(c.Request().Context(), id)
+	b, err := s.bundle(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	s.publish(&b)
 	return writeJSON(c, http.StatusOK, b)
+}
+
+// bundle returns the published card of id; the REST route and the
+// get_bundle tool both answer with it. An id that cannot be a bundle id is
+// a 404 without a database read.
+func (s *Server) bundle(ctx context.Context, id string) (store.Bundle, error) {
+	if !idShape.MatchString(id) {
+		return store.Bundle{}, notFound("No public bundle has that id.")
+	}
+	b, err := s.store.GetBundle(ctx, id)
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	s.publish(&b)
+	return b, nil
 }
 
 // publish completes a card for the wire: its absolute api URL from the

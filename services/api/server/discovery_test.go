@@ -78,11 +78,22 @@ func TestAPIIndex(t *testing.T) {
 			if idx.Name != AppName || idx.Build != "test-build" || idx.BaseURL != publicBase || idx.Description == "" {
 				t.Errorf("index %+v", idx)
 			}
-			if idx.Docs["openapi"] != publicBase+"/openapi.json" || len(idx.Docs) != 1 {
-				t.Errorf("docs %v", idx.Docs)
+			for _, k := range []string{"llms_txt", "llms_full_txt", "openapi", "mcp", "ui", "okf", "agent_card", "api_catalog"} {
+				if !strings.HasPrefix(idx.Docs[k], publicBase+"/") {
+					t.Errorf("docs[%s] = %q, want a URL under the public base", k, idx.Docs[k])
+				}
 			}
-			if idx.MCPTools == nil || len(idx.MCPTools) != 0 {
-				t.Errorf("mcp_tools %v, want [] until MCP exists", idx.MCPTools)
+			for k, link := range idx.Docs { // every document answers, except /mcp, which takes POST
+				if k != "mcp" {
+					a.get(link, 200, nil)
+				}
+			}
+			wantTools := []string{"api_index", "search_bundles", "get_bundle", "index_stats", "submit_bundles"}
+			if variant == config.VariantFull {
+				wantTools = append(wantTools, "pricing", "billing")
+			}
+			if !slices.Equal(idx.MCPTools, wantTools) {
+				t.Errorf("mcp_tools %v, want %v", idx.MCPTools, wantTools)
 			}
 			var want []Endpoint
 			for _, r := range routesFor((*Server)(nil).routeTable(), variant == config.VariantFull) {
@@ -92,11 +103,14 @@ func TestAPIIndex(t *testing.T) {
 				t.Errorf("endpoints %v, want %v", idx.Endpoints, want)
 			}
 			// Every listed endpoint answers (the card with a 404 for an unknown
-			// id; the ping routes, called without their input, with a 400).
+			// id; the ping routes, called without their input, with a 400; the
+			// MCP endpoint, without a JSON body, with a 415).
 			for _, e := range idx.Endpoints {
 				path := strings.Replace(e.Path, "{id}", "no-such-id", 1)
+				path = strings.Replace(path, "{arquivo}", "index.md", 1)
 				if resp, _ := a.do(e.Method, path, nil); resp.StatusCode != 200 && !(strings.Contains(e.Path, "{id}") && resp.StatusCode == 404) &&
-					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) {
+					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) &&
+					!(e.Path == "/mcp" && resp.StatusCode == http.StatusUnsupportedMediaType) {
 					t.Errorf("%s %s: %d", e.Method, path, resp.StatusCode)
 				}
 			}
@@ -159,7 +173,7 @@ func TestOpenAPIServed(t *testing.T) {
 func TestUnknownRoutesAndMethods(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	for _, path := range []string{"/api/nope", "/api", "/api/bundles/x/y", "/", "/api/okf/stats", "/api/pricing"} {
+	for _, path := range []string{"/api/nope", "/api", "/api/bundles/x/y", "/index.html", "/api/okf/stats", "/api/pricing", "/api/billing"} {
 		a.getError(path, 404, errNotFound)
 	}
 	for _, c := range []struct{ method, path string }{

@@ -25,20 +25,29 @@ type Endpoint struct {
 }
 
 const indexDescription = "Public, free search index of OKF (Open Knowledge Format) bundles: " +
-	"search and filter bundles, read one bundle's card, read index statistics. No account, no quota."
+	"search and filter bundles, read one bundle's card, read index statistics, submit a domain's bundles; " +
+	"over JSON and MCP. No account, no quota."
 
-// apiIndex builds the index of this deployment. Docs lists only documents
-// that exist; llms.txt, MCP and the web page add their keys when they come.
-// MCPTools stays empty until the MCP server exists.
+// apiIndex builds the index of this deployment from the route table and
+// the MCP tool list.
 func (s *Server) apiIndex() APIIndex {
 	idx := APIIndex{
 		Name:        AppName,
 		Description: indexDescription,
 		Build:       s.build,
 		BaseURL:     s.baseURL,
-		Docs:        map[string]string{"openapi": s.baseURL + "/openapi.json"},
-		Endpoints:   []Endpoint{},
-		MCPTools:    []string{},
+		Docs: map[string]string{
+			"llms_txt":      s.baseURL + "/llms.txt",
+			"llms_full_txt": s.baseURL + "/llms-full.txt",
+			"openapi":       s.baseURL + "/openapi.json",
+			"mcp":           s.baseURL + "/mcp",
+			"ui":            s.baseURL + "/",
+			"okf":           s.baseURL + "/okf/index.md",
+			"agent_card":    s.baseURL + "/.well-known/agent-card.json",
+			"api_catalog":   s.baseURL + "/.well-known/api-catalog",
+		},
+		Endpoints: []Endpoint{},
+		MCPTools:  s.mcpToolNames(),
 	}
 	for _, r := range s.routes {
 		idx.Endpoints = append(idx.Endpoints, Endpoint{r.Method, r.Path, r.Summary})

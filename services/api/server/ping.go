@@ -83,11 +83,20 @@ func (s *Server) postPing(c echo.Context) error {
 		return pingError(http.StatusRequestEntityTooLarge, errBodyTooLarge, "",
 			fmt.Sprintf("The body is over %d bytes.", maxPingBody))
 	}
-	sub, err := parsePing(body)
+	ack, err := s.submit(c.Request().Context(), body)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	return writeJSON(c, http.StatusAccepted, ack)
+}
+
+// submit validates a submission body and records and queues it; POST
+// /api/ping and the submit_bundles tool both answer with it.
+func (s *Server) submit(ctx context.Context, body []byte) (PingAck, error) {
+	sub, err := parsePing(body)
+	if err != nil {
+		return PingAck{}, err
+	}
 	_, err = s.store.AcceptPing(ctx, sub.host, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
 		_, err := s.jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
 			Host: sub.host, Key: sub.key, KeyLocation: sub.keyLocation, URLs: urls,
@@ -95,13 +104,13 @@ func (s *Server) postPing(c echo.Context) error {
 		return err
 	})
 	if errors.Is(err, store.ErrPingDailyCap) {
-		return pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
+		return PingAck{}, pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
 			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap))
 	}
 	if err != nil {
-		return err
+		return PingAck{}, err
 	}
-	return writeJSON(c, http.StatusAccepted, PingAck{
+	return PingAck{
 		OK:        true,
 		Estado:    store.PingPending,
 		Host:      sub.host,
@@ -109,7 +118,7 @@ func (s *Server) postPing(c echo.Context) error {
 		ChaveEm:   sub.keyLocation,
 		Mensagem:  "The URLs are queued; each is published once the key file at chave_em holds the key, and GET /api/ping/status shows the outcome.",
 		APIIndex:  s.baseURL + "/api/",
-	})
+	}, nil
 }
 
 // parsePing validates a body against contract 4.2 and section 7: shape

@@ -31,7 +31,22 @@ func (s *Server) routeTable() []Route {
 		{http.MethodGet, "/api/okf/stats", "Index statistics with every facet", true, s.getOKFStats},
 		{http.MethodPost, "/api/ping", "Submit bundle roots of a domain (IndexNow)", false, s.postPing},
 		{http.MethodGet, "/api/ping/status", "What became of a host's submissions", false, s.getPingStatus},
+		{http.MethodGet, "/api/pricing", "What is free, what is paid, and list prices", true, s.getPricing},
+		{http.MethodGet, "/api/billing", "How to pay: x402 configuration and prepaid credit", true, s.getBilling},
+		{http.MethodPost, "/mcp", "MCP server (streamable HTTP, JSON-RPC 2.0)", false, s.serveMCP},
 		{http.MethodGet, "/openapi.json", "This OpenAPI document", false, s.getOpenAPI},
+		{http.MethodGet, "/llms.txt", "llms.txt: the service for language models", false, s.getLLMs},
+		{http.MethodGet, "/llms-full.txt", "llms.txt with the documentation inlined", false, s.getLLMsFull},
+		{http.MethodGet, "/okf/{arquivo}", "The service's documentation, an OKF bundle", false, s.getOKF},
+		{http.MethodGet, "/agent.json", "Agent card", false, s.getAgentCard},
+		{http.MethodGet, "/.well-known/agent-card.json", "Agent card", false, s.getAgentCard},
+		{http.MethodGet, "/.well-known/api-catalog", "API catalog (RFC 9727 linkset)", false, s.getAPICatalog},
+		{http.MethodGet, "/.well-known/security.txt", "Security contact (RFC 9116)", false, s.getSecurityTxt},
+		{http.MethodGet, "/.well-known/x402", "x402 payment manifest", false, s.getX402},
+		{http.MethodGet, "/.well-known/mcp-registry-auth", "MCP registry domain proof", false, s.getMCPRegistryAuth},
+		{http.MethodGet, "/.well-known/apis.json", "APIs.json 0.19 document", false, s.getAPIsJSON},
+		{http.MethodGet, "/apis.json", "APIs.json 0.19 document", false, s.getAPIsJSON},
+		{http.MethodGet, "/", "Web page", false, s.getLandingPage},
 	}
 }
 

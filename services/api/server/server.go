@@ -40,6 +40,7 @@ type Options struct {
 // Server is the API's http.Handler. It is safe for concurrent use.
 type Server struct {
 	echo    *echo.Echo
+	cfg     config.Config
 	store   *store.Store
 	jobs    *river.Client[pgx.Tx] // insert-only: enqueues verify_ping with the ping rows
 	baseURL string                // PUBLIC_BASE_URL without a trailing slash
@@ -47,10 +48,13 @@ type Server struct {
 	build   string
 	routes  []Route // the routes of this variant
 
+	mcp http.Handler // POST /mcp
+
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
 	healthJSON  []byte // GET /api/health
 	openAPIJSON []byte // GET /openapi.json
+	docs        *discoveryDocs
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -66,10 +70,15 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		build = "dev"
 	}
 	s := &Server{
+		cfg:     opts.Config,
 		store:   st,
 		baseURL: opts.Config.PublicBaseURL,
 		full:    opts.Config.Full(),
 		build:   build,
+	}
+	var err error
+	if s.mcp, err = s.newMCPHandler(log); err != nil {
+		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 	s.routes = routesFor(s.routeTable(), s.full)
 	if st != nil {
@@ -80,7 +89,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		s.jobs = jobsClient
 	}
 
-	var err error
+	if s.docs, err = s.newDiscoveryDocs(); err != nil {
+		return nil, fmt.Errorf("server: discovery documents: %w", err)
+	}
 	if s.indexJSON, err = marshal(s.apiIndex()); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -11,14 +12,24 @@ import (
 // eight, the same document as GET /api/okf/stats, since the contract gives
 // both paths the IndexStats of the deployment's variant.
 func (s *Server) getStats(c echo.Context) error {
-	st, err := s.store.Stats(c.Request().Context())
+	st, err := s.stats(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	if !s.full {
-		return writeJSON(c, http.StatusOK, st.Base())
-	}
 	return writeJSON(c, http.StatusOK, st)
+}
+
+// stats returns the IndexStats of the deployment's variant; GET /api/stats
+// and the index_stats tool both answer with it.
+func (s *Server) stats(ctx context.Context) (any, error) {
+	st, err := s.store.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !s.full {
+		return st.Base(), nil
+	}
+	return st, nil
 }
 
 // getOKFStats answers GET /api/okf/stats [full only] with every facet.

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/api"
+)
+
+// The discovery documents of contract 4.3: how agents find and use the
+// service on their own. Every document is written once at start from the
+// configured public base URL, except security.txt, whose Expires moves with
+// the clock.
+
+// Content types of the discovery documents.
+const (
+	mimeMarkdown = "text/markdown; charset=utf-8"
+	mimeText     = "text/plain; charset=utf-8"
+	mimeHTML     = "text/html; charset=utf-8"
+	mimeLinkset  = `application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"`
+)
+
+// securityTxtLifetime is how far ahead security.txt's Expires lies; RFC 9116
+// asks for less than a year.
+const securityTxtLifetime = 180 * 24 * time.Hour
+
+// discoveryDocs are the documents computed at start.
+type discoveryDocs struct {
+	agentCard   []byte
+	apiCatalog  []byte
+	apisJSON    []byte
+	x402        []byte
+	llms        string
+	llmsFull    string
+	okf         map[string]string
+	landingPage string
+}
+
+// newDiscoveryDocs writes the documents of the deployment.
+func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
+	d := &discoveryDocs{okf: map[string]string{}}
+	var err error
+	if d.agentCard, err = marshal(s.agentCard()); err != nil {
+		return nil, err
+	}
+	if d.apiCatalog, err = marshal(s.apiCatalog()); err != nil {
+		return nil, err
+	}
+	if d.apisJSON, err = marshal(s.apisJSON()); err != nil {
+		return nil, err
+	}
+	if d.x402, err = marshal(s.x402Manifest()); err != nil {
+		return nil, err
+	}
+	d.llms = api.Expand(api.LLMs, s.baseURL)
+	var full strings.Builder
+	full.WriteString(d.llms)
+	for _, name := range api.OKFFiles {
+		text, _ := api.OKF(name)
+		d.okf[name] = api.Expand(text, s.baseURL)
+		full.WriteString("\n\n---\n\n<!-- " + s.baseURL + "/okf/" + name + " -->\n\n")
+		full.WriteString(d.okf[name])
+	}
+	d.llmsFull = full.String()
+	d.landingPage = s.landingPage()
+	return d, nil
+}
+
+// getAgentCard answers GET /agent.json and GET /.well-known/agent-card.json.
+func (s *Server) getAgentCard(c echo.Context) error {
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.agentCard)
+}
+
+// getAPICatalog answers GET and HEAD /.well-known/api-catalog (RFC 9727),
+// with the Link header that names the catalog.
+func (s *Server) getAPICatalog(c echo.Context) error {
+	c.Response().Header().Set("Link", "<"+s.baseURL+"/.well-known/api-catalog>; rel=\"api-catalog\"")
+	return c.Blob(http.StatusOK, mimeLinkset, s.docs.apiCatalog)
+}
+
+// getSecurityTxt answers GET /.well-known/security.txt (RFC 9116).
+func (s *Server) getSecurityTxt(c echo.Context) error {
+	return c.Blob(http.StatusOK, mimeText, []byte(s.securityTxt(time.Now())))
+}
+
+// getX402 answers GET /.well-known/x402.
+func (s *Server) getX402(c echo.Context) error {
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.x402)
+}
+
+// getMCPRegistryAuth answers GET /.well-known/mcp-registry-auth: the MCP
+// registry's proof line for this domain, from MCP_REGISTRY_AUTH. Without
+// one the answer says so in a comment line, so the path still answers as
+// the contract publishes it.
+func (s *Server) getMCPRegistryAuth(c echo.Context) error {
+	line := s.cfg.MCPRegistryAuth
+	if line == "" {
+		line = "# No MCP registry key is configured for this deployment (MCP_REGISTRY_AUTH)."
+	}
+	return c.Blob(http.StatusOK, mimeText, []byte(line+"\n"))
+}
+
+// getAPIsJSON answers GET /apis.json and GET /.well-known/apis.json.
+func (s *Server) getAPIsJSON(c echo.Context) error {
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.apisJSON)
+}
+
+// getLLMs answers GET /llms.txt.
+func (s *Server) getLLMs(c echo.Context) error {
+	return c.Blob(http.StatusOK, mimeText, []byte(s.docs.llms))
+}
+
+// getLLMsFull answers GET /llms-full.txt: llms.txt with the documentation
+// bundle inlined.
+func (s *Server) getLLMsFull(c echo.Context) error {
+	return c.Blob(http.StatusOK, mimeText, []byte(s.docs.llmsFull))
+}
+
+// getOKF answers GET /okf/{arquivo}: one file of the service's own
+// documentation bundle; any other name is a 404.
+func (s *Server) getOKF(c echo.Context) error {
+	text, ok := s.docs.okf[c.Param("arquivo")]
+	if !ok {
+		return notFound("The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
+	}
+	return c.Blob(http.StatusOK, mimeMarkdown, []byte(text))
+}
+
+// getLandingPage answers GET /: a small page for people, with the links an
+// agent would follow.
+func (s *Server) getLandingPage(c echo.Context) error {
+	return c.Blob(http.StatusOK, mimeHTML, []byte(s.docs.landingPage))
+}
+
+// securityTxt is the RFC 9116 file as of now: Expires lies
+// securityTxtLifetime ahead, from the start of the current UTC day, so the
+// text changes once a day.
+func (s *Server) securityTxt(now time.Time) string {
+	expires := now.UTC().Truncate(24 * time.Hour).Add(securityTxtLifetime)
+	return "Contact: " + s.cfg.SecurityContact + "\n" +
+		"Expires: " + expires.Format(time.RFC3339) + "\n" +
+		"Preferred-Languages: en, pt\n" +
+		"Canonical: " + s.baseURL + "/.well-known/security.txt\n" +
+		"Policy: " + s.baseURL + "/okf/sobre.md\n"
+}

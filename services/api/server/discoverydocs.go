@@ -1,0 +1,177 @@
+package server
+
+import (
+	"html"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// agentCard is the agent card (contract 4.3) at /agent.json and
+// /.well-known/agent-card.json. It carries the contract's fields (provider,
+// protocol, interfaces, skills) and those A2A readers require: v1.0's
+// supportedInterfaces, capabilities and input/output modes, and v0.3's
+// top-level url and protocolVersion. The service speaks MCP, not A2A's own
+// methods, so its interface binding is named MCP.
+func (s *Server) agentCard() map[string]any {
+	mcpURL := s.baseURL + "/mcp"
+	var skills []map[string]any
+	for _, t := range s.mcpTools() {
+		if t.full && !s.full {
+			continue
+		}
+		skills = append(skills, map[string]any{
+			"id":          t.tool.Name,
+			"name":        t.tool.Title,
+			"description": t.tool.Description,
+			"tags":        []string{"okf", "mcp-tool"},
+		})
+	}
+	return map[string]any{
+		"name":        AppName,
+		"description": indexDescription,
+		"version":     s.build,
+		"provider":    map[string]any{"organization": AppName, "url": s.baseURL},
+		"protocol":    "mcp",
+		"url":         mcpURL,
+		// A2A v0.3 readers take protocolVersion and preferredTransport at the top.
+		"protocolVersion":    "0.3.0",
+		"preferredTransport": "MCP",
+		"interfaces": []map[string]any{
+			{"protocol": "mcp", "transport": "streamable-http", "url": mcpURL, "protocolVersions": mcp.SupportedProtocolVersions()},
+			{"protocol": "rest", "url": s.baseURL + "/api/", "openapi": s.baseURL + "/openapi.json"},
+		},
+		"supportedInterfaces": []map[string]any{
+			{"url": mcpURL, "protocolBinding": "MCP", "protocolVersion": "1.0"},
+		},
+		"capabilities":       map[string]any{"streaming": false, "pushNotifications": false, "extendedAgentCard": false},
+		"defaultInputModes":  []string{"application/json"},
+		"defaultOutputModes": []string{"application/json"},
+		"skills":             skills,
+		"documentationUrl":   s.baseURL + "/okf/index.md",
+	}
+}
+
+// apiCatalog is the RFC 9727 linkset: the catalog lists the REST API and
+// the MCP endpoint, and describes each with its service description,
+// documentation and status.
+func (s *Server) apiCatalog() map[string]any {
+	link := func(href, typ string) []map[string]string {
+		return []map[string]string{{"href": href, "type": typ}}
+	}
+	return map[string]any{"linkset": []map[string]any{
+		{
+			"anchor": s.baseURL + "/.well-known/api-catalog",
+			"item":   []map[string]string{{"href": s.baseURL + "/api/"}, {"href": s.baseURL + "/mcp"}},
+		},
+		{
+			"anchor":       s.baseURL + "/api/",
+			"service-desc": link(s.baseURL+"/openapi.json", "application/openapi+json"),
+			"service-doc":  link(s.baseURL+"/okf/api.md", "text/markdown"),
+			"status":       link(s.baseURL+"/api/health", "application/json"),
+		},
+		{
+			"anchor":       s.baseURL + "/mcp",
+			"service-doc":  link(s.baseURL+"/okf/api.md", "text/markdown"),
+			"service-meta": link(s.baseURL+"/.well-known/agent-card.json", "application/json"),
+			"status":       link(s.baseURL+"/api/health", "application/json"),
+		},
+	}}
+}
+
+// apisJSON is the APIs.json 0.19 document.
+func (s *Server) apisJSON() map[string]any {
+	props := []map[string]string{
+		{"type": "OpenAPI", "url": s.baseURL + "/openapi.json"},
+		{"type": "Documentation", "url": s.baseURL + "/okf/api.md"},
+		{"type": "X-llms-txt", "url": s.baseURL + "/llms.txt"},
+		{"type": "X-MCP", "url": s.baseURL + "/mcp"},
+		{"type": "X-agent-card", "url": s.baseURL + "/.well-known/agent-card.json"},
+		{"type": "RateLimits", "url": s.baseURL + "/okf/faq.md"},
+	}
+	if s.full {
+		props = append(props, map[string]string{"type": "Pricing", "url": s.baseURL + "/api/pricing"})
+	}
+	return map[string]any{
+		"name":                 AppName,
+		"description":          indexDescription,
+		"url":                  s.baseURL + "/apis.json",
+		"specificationVersion": "0.19",
+		"created":              "2026-11-25",
+		"tags":                 []string{"okf", "open knowledge format", "search", "mcp", "indexnow"},
+		"apis": []map[string]any{{
+			"name":        AppName + " API",
+			"description": "Search and filter OKF bundles, read one bundle's card and index statistics; submit a domain's bundles with IndexNow; the same over MCP at /mcp.",
+			"humanURL":    s.baseURL + "/",
+			"baseURL":     s.baseURL + "/api",
+			"tags":        []string{"okf", "search"},
+			"properties":  props,
+		}},
+		"maintainers": []map[string]string{{"FN": AppName, "url": s.baseURL + "/okf/sobre.md"}},
+	}
+}
+
+// x402Manifest is the payment manifest at /.well-known/x402: which routes
+// are paid and how. A base deployment has none, and says so.
+func (s *Server) x402Manifest() map[string]any {
+	m := map[string]any{
+		"x402Version": 1,
+		"service":     AppName,
+		"paid":        s.full,
+		"resources":   []map[string]any{},
+		"free":        "Search, bundle cards, statistics, discovery documents and MCP are free and need no payment.",
+	}
+	if !s.full {
+		m["description"] = "No route of this deployment is paid."
+		return m
+	}
+	net := x402Networks[s.cfg.X402Network]
+	m["description"] = "Agent contact is paid per message after the first free one; prepaid credit is sold in packages."
+	m["pricing"] = s.baseURL + "/api/pricing"
+	m["billing"] = s.baseURL + "/api/billing"
+	m["resources"] = []map[string]any{{
+		"resource":    s.baseURL + "/api/contact",
+		"method":      "POST",
+		"scheme":      "exact",
+		"network":     s.cfg.X402Network,
+		"asset":       net.usdc,
+		"price_usd":   usd(contactPriceMicros),
+		"description": "One agent contact message, after the first free one.",
+	}, {
+		"resource":    s.baseURL + "/api/credito",
+		"method":      "POST",
+		"scheme":      "exact",
+		"network":     s.cfg.X402Network,
+		"asset":       net.usdc,
+		"price_usd":   []string{usd(1_000_000), usd(5_000_000), usd(10_000_000), usd(25_000_000)},
+		"description": "Prepaid credit, in packages of 1, 5, 10 or 25 USD.",
+	}}
+	return m
+}
+
+// landingPage is the page at /: what the service is and the links people
+// and agents follow.
+func (s *Server) landingPage() string {
+	e := html.EscapeString
+	var b strings.Builder
+	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	b.WriteString("<title>" + e(AppName) + "</title>\n")
+	b.WriteString("<link rel=\"api-catalog\" href=\"" + e(s.baseURL) + "/.well-known/api-catalog\">\n")
+	b.WriteString("<link rel=\"alternate\" type=\"text/markdown\" href=\"" + e(s.baseURL) + "/okf/index.md\">\n")
+	b.WriteString("</head>\n<body>\n<h1>" + e(AppName) + "</h1>\n<p>" + e(indexDescription) + "</p>\n")
+	b.WriteString("<form action=\"" + e(s.baseURL) + "/api/bundles\" method=\"get\"><label>Search bundles " +
+		"<input name=\"q\" maxlength=\"200\"></label> <button>Search</button></form>\n<ul>\n")
+	for _, l := range [][2]string{
+		{"/okf/index.md", "Documentation (an OKF bundle)"},
+		{"/api/", "API index"},
+		{"/openapi.json", "OpenAPI document"},
+		{"/mcp", "MCP server (POST, streamable HTTP)"},
+		{"/llms.txt", "llms.txt"},
+		{"/.well-known/agent-card.json", "Agent card"},
+	} {
+		b.WriteString("<li><a href=\"" + e(s.baseURL+l[0]) + "\">" + e(l[1]) + "</a></li>\n")
+	}
+	b.WriteString("</ul>\n</body>\n</html>\n")
+	return b.String()
+}

@@ -1,0 +1,235 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The MCP server at /mcp (contract 4.3) speaks streamable HTTP through the
+// go-sdk handler. It is stateless: no Mcp-Session-Id, every POST stands
+// alone, so any API replica can answer any request behind a load balancer,
+// and clients of both protocol eras (with and without initialize) work.
+// Answers are plain JSON, not SSE streams, since every tool answers at once.
+//
+// Each tool calls the same function as its REST route and answers with the
+// same JSON, as structured content and as a text block. Tool arguments and
+// output schemas come from api/openapi.json (the route's parameters or
+// request body, and its response schema), so a tool cannot drift from its
+// route. A bad argument is a tool result with isError and the REST error
+// body, never a JSON-RPC failure.
+
+// mcpMaxBody caps one MCP request body; a submit_bundles of 100 long URLs
+// fits with room to spare.
+const mcpMaxBody = 256 << 10
+
+const mcpInstructions = "OKF Index is a public, free search index of OKF (Open Knowledge Format) bundles: " +
+	"trees of markdown files whose root index.md declares okf_version. Use search_bundles to find bundles " +
+	"(follow next_offset to page), get_bundle for one card, index_stats for totals, api_index for the " +
+	"REST endpoints and documents, and submit_bundles to submit the bundle roots of a domain you control " +
+	"(IndexNow key file). No account and no quota."
+
+// mcpTool is one tool of the MCP server.
+type mcpTool struct {
+	tool  *mcp.Tool
+	full  bool   // full variant only
+	route string // the REST operation it mirrors, "METHOD /path", for its schemas
+	call  func(ctx context.Context, args map[string]any) (any, error)
+}
+
+// mcpTools lists every tool of both variants, in the order tools/list
+// answers them. Schemas are filled in by newMCPHandler.
+func (s *Server) mcpTools() []mcpTool {
+	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	return []mcpTool{
+		{route: "GET /api/", tool: &mcp.Tool{
+			Name:  "api_index",
+			Title: "Describe the index",
+			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
+				"MCP, web page), every REST endpoint of this deployment and the MCP tools. The same JSON as GET /api/. " +
+				"Takes no arguments.",
+			Annotations: read,
+		}, call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
+		{route: "GET /api/bundles", tool: &mcp.Tool{
+			Name:  "search_bundles",
+			Title: "Search OKF bundles",
+			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
+				"GET /api/bundles; lists are comma-separated strings. Answers a page {items, limit, offset, " +
+				"next_offset, next}: each item is a bundle card whose id get_bundle takes. To read further, call " +
+				"again with offset set to next_offset until it is null; the list ends at 1000 results.",
+			Annotations: read,
+		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+			q, err := queryOf(args)
+			if err != nil {
+				return nil, err
+			}
+			return s.search(ctx, q)
+		}},
+		{route: "GET /api/bundles/{id}", tool: &mcp.Tool{
+			Name:  "get_bundle",
+			Title: "Get one bundle's card",
+			Description: "Fetch one bundle's card by its id (the id of a search_bundles item): name, tagline, " +
+				"description, okf_version, concepts, source and repository signals. Bundles kept out of search " +
+				"(visibility low) answer too. The same JSON as GET /api/bundles/{id}; an unknown id is a not_found error.",
+			Annotations: read,
+		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+			id, _ := args["id"].(string)
+			return s.bundle(ctx, id)
+		}},
+		{route: "GET /api/stats", tool: &mcp.Tool{
+			Name:  "index_stats",
+			Title: "Index statistics",
+			Description: "Count the live bundles in total and by origin, okf_version and repository language " +
+				"(and, on the full variant, by type, concept band and license), with the newest update time. " +
+				"The same JSON as GET /api/stats. Takes no arguments.",
+			Annotations: read,
+		}, call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
+		{route: "POST /api/ping", tool: &mcp.Tool{
+			Name:  "submit_bundles",
+			Title: "Submit a domain's bundles (IndexNow)",
+			Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
+				"key file https://<host>/<key>.txt (or keyLocation on the same host) whose body is the key; then call " +
+				"with urlList (1 to 100 https URLs on host ending in .md), host and key. The answer only queues the " +
+				"URLs (estado pendente): the key file is checked later and each root is published when it matches. " +
+				"At most 200 URLs per host per UTC day. GET /api/ping/status?host=<host> shows the outcome.",
+			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)},
+		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+			body, err := json.Marshal(args)
+			if err != nil {
+				return nil, err
+			}
+			return s.submit(ctx, body)
+		}},
+		{full: true, route: "GET /api/pricing", tool: &mcp.Tool{
+			Name:  "pricing",
+			Title: "Prices and quota",
+			Description: "What is free and what is paid on this deployment, with list prices in USD and how to pay. " +
+				"The same JSON as GET /api/pricing. Takes no arguments.",
+			Annotations: read,
+		}, call: func(context.Context, map[string]any) (any, error) { return s.pricing(), nil }},
+		{full: true, route: "GET /api/billing", tool: &mcp.Tool{
+			Name:  "billing",
+			Title: "Payment configuration",
+			Description: "How to pay on this deployment: the x402 payment configuration (network, asset, receiving " +
+				"address, facilitator) and where to buy prepaid credit, with the pricing and quota. The same JSON as " +
+				"GET /api/billing. Takes no arguments.",
+			Annotations: read,
+		}, call: func(context.Context, map[string]any) (any, error) { return s.billing(), nil }},
+	}
+}
+
+// mcpToolNames are the tool names of a variant, in tools/list order.
+func (s *Server) mcpToolNames() []string {
+	var names []string
+	for _, t := range s.mcpTools() {
+		if s.full || !t.full {
+			names = append(names, t.tool.Name)
+		}
+	}
+	return names
+}
+
+// newMCPHandler builds the MCP server of the deployment's variant and its
+// streamable HTTP handler.
+//
+// The SDK's DNS-rebinding guard refuses a request that reaches a loopback
+// listener with a non-loopback Host. That is right for a service published
+// on a loopback address (make run on a workstation), and wrong behind a
+// reverse proxy, which forwards the public Host to a loopback listener; so
+// the guard is on exactly when PUBLIC_BASE_URL is a loopback address. No
+// Origin check: the index is public and answers every origin (CORS *).
+func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
+	schemas, err := newToolSchemas(s.full)
+	if err != nil {
+		return nil, err
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "okf-index", Title: AppName, Version: s.build},
+		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: log})
+	for _, t := range s.mcpTools() {
+		if t.full && !s.full {
+			continue
+		}
+		tool := *t.tool
+		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(t.route); err != nil {
+			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
+		}
+		call := t.call
+		mcp.AddTool(srv, &tool, func(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+			out, err := call(ctx, args)
+			return s.toolResult(ctx, log, tool.Name, out, err), nil, nil
+		})
+	}
+	u, _ := url.Parse(s.baseURL) // validated by pkg/config
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		JSONResponse:               true,
+		Logger:                     log,
+		DisableLocalhostProtection: !isLoopbackHost(u.Hostname()),
+		MaxRequestBodyBytes:        mcpMaxBody,
+	}), nil
+}
+
+// serveMCP answers POST /mcp with the SDK's handler.
+func (s *Server) serveMCP(c echo.Context) error {
+	s.mcp.ServeHTTP(c.Response(), c.Request())
+	return nil
+}
+
+// toolResult turns a tool's answer into its result: the JSON the REST route
+// answers, as structured content and as text. An error becomes a tool error
+// whose text is the REST error body; the service's own failures are logged.
+func (s *Server) toolResult(ctx context.Context, log *slog.Logger, name string, out any, err error) *mcp.CallToolResult {
+	if err != nil {
+		_, body, internal := errorResponse(err)
+		if internal {
+			log.ErrorContext(ctx, "mcp tool failed", "tool", name, "error", err.Error())
+		}
+		b, _ := marshal(body)
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	}
+	b, err := marshal(out)
+	if err != nil {
+		log.ErrorContext(ctx, "mcp tool result", "tool", name, "error", err.Error())
+		b, _ := marshal(ErrorBody{Error: errInternal, Message: "The service failed to answer; the failure is logged."})
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	}
+	raw := json.RawMessage(b[:len(b)-1]) // marshal ends with a newline
+	return &mcp.CallToolResult{StructuredContent: raw, Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}
+}
+
+// queryOf writes a search_bundles argument object as the query string of
+// GET /api/bundles, so the REST parser validates it. The input schema has
+// already checked the types: strings and whole numbers.
+func queryOf(args map[string]any) (string, error) {
+	q := url.Values{}
+	for k, v := range args {
+		switch v := v.(type) {
+		case string:
+			q.Set(k, v)
+		case float64:
+			q.Set(k, strconv.FormatFloat(v, 'f', -1, 64))
+		case json.Number:
+			q.Set(k, v.String())
+		default:
+			return "", invalidParameter(k, "%s must be a string or a whole number.", k)
+		}
+	}
+	return q.Encode(), nil
+}
+
+// isLoopbackHost reports whether a host name or address is loopback.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

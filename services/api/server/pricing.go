@@ -1,0 +1,166 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Price and billing discovery of the full variant (contract 4.3 and 2.8).
+// Money is integer micro-dollars here and a decimal string on the wire.
+
+// contactPriceMicros is the price of one agent contact message after the
+// first free one (contract section 8): 0.10 USD.
+const contactPriceMicros = 100_000
+
+// productID names this product in the house's shared documents.
+const productID = "okf"
+
+// Pricing is the answer of GET /api/pricing.
+type Pricing struct {
+	Product  string `json:"product"`
+	Quota    Quota  `json:"quota"`
+	Pricing  string `json:"pricing"`
+	Billing  string `json:"billing"`
+	APIIndex string `json:"api_index"`
+}
+
+// Billing is the answer of GET /api/billing: the pricing plus how to pay.
+type Billing struct {
+	Pricing
+	Payment Payment `json:"payment"`
+	Credit  Credit  `json:"credit"`
+}
+
+// Quota is what is free and what is paid (contract 2.8).
+type Quota struct {
+	Free     []FreeQuota `json:"free"`
+	Paid     []PaidPrice `json:"paid"`
+	HowToPay string      `json:"how_to_pay"`
+	Live     *string     `json:"live"`
+}
+
+// FreeQuota is one free allowance; Janela is its window, nil for none.
+type FreeQuota struct {
+	OQue   string  `json:"o_que"`
+	Limite string  `json:"limite"`
+	Janela *string `json:"janela"`
+}
+
+// PaidPrice is one list price, in USD as a decimal string.
+type PaidPrice struct {
+	OQue     string `json:"o_que"`
+	PriceUSD string `json:"price_usd"`
+}
+
+// Payment is the x402 payment configuration (contract 2.8).
+type Payment struct {
+	Provider     string            `json:"provider"`
+	Mode         string            `json:"mode"`
+	Network      string            `json:"network"`
+	ChainID      int               `json:"chain_id"`
+	PayTo        *string           `json:"pay_to"`
+	Homolog      bool              `json:"homolog"`
+	Dev          bool              `json:"dev"`
+	DevGate      bool              `json:"dev_gate"`
+	Facilitator  string            `json:"facilitator"`
+	Asset        string            `json:"asset"`
+	AssetAddress string            `json:"asset_address"`
+	Faucet       *string           `json:"faucet"`
+	Wallets      map[string]string `json:"wallets"`
+}
+
+// Credit says where prepaid credit is bought and which header carries it.
+type Credit struct {
+	URL    string `json:"url"`
+	Header string `json:"header"`
+}
+
+// x402Networks holds the facts of each network (PROTOCOLS.md): EVM chain id,
+// USDC contract, test-token faucet.
+var x402Networks = map[string]struct {
+	chainID int
+	usdc    string
+	faucet  string
+}{
+	"base":         {8453, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", ""},
+	"base-sepolia": {84532, "0x036CbD53842c5426634e7929541eC2318f3dCF7e", "https://faucet.circle.com/"},
+}
+
+// usd writes micro-dollars as a decimal USD string with two decimals or
+// more when needed ("0.10", "1.00", "0.0015").
+func usd(micros int64) string {
+	s := fmt.Sprintf("%d.%06d", micros/1_000_000, micros%1_000_000)
+	for len(s) > len("0.00") && s[len(s)-1] == '0' && s[len(s)-3] != '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// pricing is the document of GET /api/pricing.
+func (s *Server) pricing() Pricing {
+	day := "UTC day"
+	return Pricing{
+		Product: productID,
+		Quota: Quota{
+			Free: []FreeQuota{
+				{OQue: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limite: "unlimited"},
+				{OQue: "bundle roots submitted per host (POST /api/ping)", Limite: "200", Janela: &day},
+				{OQue: "agent contact messages (POST /api/contact)", Limite: "1"},
+			},
+			Paid: []PaidPrice{
+				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: usd(contactPriceMicros)},
+			},
+			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
+				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
+				"Authorization: Bearer cred_<secret> (or X-Credito).",
+		},
+		Pricing:  s.baseURL + "/api/pricing",
+		Billing:  s.baseURL + "/api/billing",
+		APIIndex: s.baseURL + "/api/",
+	}
+}
+
+// billing is the document of GET /api/billing.
+func (s *Server) billing() Billing {
+	net := x402Networks[s.cfg.X402Network]
+	var payTo, faucet *string
+	if s.cfg.X402PayTo != "" {
+		payTo = &s.cfg.X402PayTo
+	}
+	if net.faucet != "" {
+		faucet = &net.faucet
+	}
+	return Billing{
+		Pricing: s.pricing(),
+		Payment: Payment{
+			Provider:     "x402",
+			Mode:         s.cfg.X402Mode,
+			Network:      s.cfg.X402Network,
+			ChainID:      net.chainID,
+			PayTo:        payTo,
+			Homolog:      s.cfg.X402Network == "base-sepolia",
+			Dev:          s.cfg.X402Mode == "dev",
+			Facilitator:  s.cfg.X402Facilitator,
+			Asset:        "USDC",
+			AssetAddress: net.usdc,
+			Faucet:       faucet,
+			Wallets: map[string]string{
+				"coinbase_wallet": "https://www.coinbase.com/wallet",
+				"metamask":        "https://metamask.io/",
+			},
+		},
+		Credit: Credit{URL: s.baseURL + "/api/credito", Header: "X-Credito"},
+	}
+}
+
+// getPricing answers GET /api/pricing [full only].
+func (s *Server) getPricing(c echo.Context) error {
+	return writeJSON(c, http.StatusOK, s.pricing())
+}
+
+// getBilling answers GET /api/billing [full only].
+func (s *Server) getBilling(c echo.Context) error {
+	return writeJSON(c, http.StatusOK, s.billing())
+}
