@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 BUILD ?= dev
 LDFLAGS := -X main.build=$(BUILD)
-PKGS := ./pkg/... ./db/... ./api/... ./services/api/... ./services/worker/... ./services/okfctl/...
+PKGS := ./pkg/... ./db/... ./api/... ./services/api/... ./services/worker/... ./services/okfctl/... ./deploy/...
 N ?= 100000
 FUZZTIME ?= 60s
 
@@ -24,13 +24,15 @@ run: build
 
 vet:
 	go vet $(PKGS)
-	@unformatted=$$(gofmt -l pkg db api services); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@unformatted=$$(gofmt -l pkg db api services deploy); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 
 # Unit, golden, integration and contract tests, with the race detector,
-# each test binary on its own ephemeral Postgres cluster.
+# each test binary on its own ephemeral Postgres cluster. The Node tools
+# (Redocly's OpenAPI linter, the MCP inspector) are installed once into a
+# cache and named to the tests by OKF_NODE_TOOLS.
 test: vet
 	@scripts/ensure-postgres.sh
-	go test -race -count=1 -timeout 20m $(PKGS)
+	OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported), the
 # 2 MiB root parse, and sweep throughput over 10,000 synthetic repositories.

@@ -6,6 +6,10 @@ require github.com/okfindex/okf-index/pkg v0.0.0
 
 replace github.com/okfindex/okf-index/pkg => ../../pkg
 
+require github.com/okfindex/okf-index/api v0.0.0
+
+replace github.com/okfindex/okf-index/api => ../../api
+
 require github.com/okfindex/okf-index/db v0.0.0 // indirect
 
 require (

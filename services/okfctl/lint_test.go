@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/okfindex/okf-index/api"
 )
 
 func lint(t *testing.T, args ...string) (int, string) {
@@ -185,4 +187,53 @@ func mustRepos(t *testing.T, dir string) []repoDir {
 		t.Fatal(err)
 	}
 	return repos
+}
+
+// TestLintServiceDocs lints the service's own documentation bundle (the
+// files GET /okf/{arquivo} serves, with the base URL written in) as a
+// domain bundle: a clean lint, its own name, and the three other documents
+// as its concepts.
+func TestLintServiceDocs(t *testing.T) {
+	const base = "https://okf.example"
+	files := map[string]string{}
+	for _, name := range api.OKFFiles {
+		text, ok := api.OKF(name)
+		if !ok {
+			t.Fatalf("api.OKF(%q) is missing", name)
+		}
+		files[name] = api.Expand(text, base)
+	}
+	dir := writeTree(t, files)
+	code, out := lint(t, "--json", "--url", base+"/okf/index.md", dir)
+	if code != 0 {
+		t.Fatalf("lint exit %d:\n%s", code, out)
+	}
+	var res struct {
+		Visibility string `json:"visibility"`
+		Card       struct {
+			Name        string `json:"name"`
+			OKFVersion  string `json:"okf_version"`
+			ConceptList []struct {
+				Name string `json:"name"`
+				URL  string `json:"url"`
+			} `json:"concept_list"`
+		} `json:"card"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("lint --json: %v\n%s", err, out)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+	if !strings.HasPrefix(res.Card.Name, "OKF Index") || res.Card.OKFVersion == "" || res.Visibility != "live" {
+		t.Errorf("card: %+v", res.Card)
+	}
+	var urls []string
+	for _, c := range res.Card.ConceptList {
+		urls = append(urls, c.URL)
+	}
+	if want := []string{base + "/okf/sobre.md", base + "/okf/api.md", base + "/okf/faq.md"}; !slices.Equal(urls, want) {
+		t.Errorf("concepts %v, want %v", urls, want)
+	}
 }

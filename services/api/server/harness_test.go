@@ -39,9 +39,13 @@ func newAPI(t *testing.T, variant string) *testAPI {
 // newAPIOn starts the API of a variant on st.
 func newAPIOn(t *testing.T, st *store.Store, variant string) *testAPI {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": variant}[k]
-	})
+	return newAPIWith(t, st, map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": variant})
+}
+
+// newAPIWith starts the API configured by env on st.
+func newAPIWith(t *testing.T, st *store.Store, env map[string]string) *testAPI {
+	t.Helper()
+	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,8 +35,47 @@ func publishedOpenAPI(baseURL string, full bool) ([]byte, error) {
 				delete(paths, p)
 			}
 		}
+		pruneComponents(doc)
 	}
 	return marshal(doc)
+}
+
+// pruneComponents drops the components no path reaches, directly or through
+// other components: those only the full variant's operations use.
+func pruneComponents(doc map[string]any) {
+	components, _ := doc["components"].(map[string]any)
+	reached := map[string]bool{}
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				ref, ok := e.(string)
+				if k != "$ref" || !ok || reached[ref] {
+					visit(e)
+					continue
+				}
+				reached[ref] = true
+				section, name, _ := strings.Cut(strings.TrimPrefix(ref, "#/components/"), "/")
+				if sec, ok := components[section].(map[string]any); ok {
+					visit(sec[name])
+				}
+			}
+		case []any:
+			for _, e := range v {
+				visit(e)
+			}
+		}
+	}
+	visit(doc["paths"])
+	for section, entries := range components {
+		entries, _ := entries.(map[string]any)
+		for name := range entries {
+			if !reached["#/components/"+section+"/"+name] {
+				delete(entries, name)
+			}
+		}
+	}
 }
 
 // keepBase removes the full-only operations and parameters of a path item
