@@ -35,15 +35,18 @@ test: vet
 	OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported), the
-# 2 MiB root parse, and sweep throughput over 10,000 synthetic repositories.
+# 2 MiB root parse, sweep throughput over 10,000 synthetic repositories, and
+# 2,000 concurrent visits counted exactly.
 bench:
 	@scripts/ensure-postgres.sh
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/
 	go test -run '^$$' -bench . ./pkg/okf/
 	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
+	go test -run '^$$' -bench Visits2000Concurrent -benchtime 3x ./services/api/server/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./pkg/okf/
+	go test -run '^$$' -fuzz FuzzReport -fuzztime $(FUZZTIME) ./pkg/clientreport/
 
 clean:
 	rm -rf bin

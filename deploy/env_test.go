@@ -18,6 +18,7 @@ import (
 var notPassed = map[string]string{
 	"OKF_FETCH_ALLOW_LOOPBACK": "test setting only: lets the guarded fetch client reach loopback",
 	"OKF_FETCH_CA_FILE":        "test setting only: trusts a test CA",
+	"OKF_FETCH_DIAL_OVERRIDE":  "test setting only: dials host names at loopback addresses",
 }
 
 // TestComposePassesEveryVariable: every variable okf-api and okf-worker

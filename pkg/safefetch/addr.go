@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -123,7 +125,10 @@ func permitted(a netip.Addr, allowLoopback bool) (ok bool, class string) {
 // Control hook checks the socket address again just before connect(2).
 type dialer struct {
 	allowLoopback bool
-	net           net.Dialer
+	// override maps hostKey(name) to the address dialled in place of
+	// resolving name (Options.DialOverride).
+	override map[string]netip.AddrPort
+	net      net.Dialer
 	// lookup resolves a host name; net.DefaultResolver unless a test
 	// stands in for DNS.
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -163,7 +168,9 @@ func (d *dialer) DialContext(ctx context.Context, network, hostport string) (net
 		return nil, err
 	}
 	var addrs []netip.Addr
-	if a, perr := netip.ParseAddr(host); perr == nil {
+	if to, ok := d.override[hostKey(host)]; ok {
+		addrs, port = []netip.Addr{to.Addr()}, strconv.Itoa(int(to.Port()))
+	} else if a, perr := netip.ParseAddr(host); perr == nil {
 		addrs = []netip.Addr{a}
 	} else {
 		addrs, err = d.lookup(ctx, host)
@@ -193,6 +200,12 @@ func (d *dialer) DialContext(ctx context.Context, network, hostport string) (net
 		}
 	}
 	return nil, firstErr
+}
+
+// hostKey is the form of a host name the dial override is keyed by:
+// lowercase, without a trailing dot.
+func hostKey(name string) string {
+	return strings.TrimSuffix(strings.ToLower(name), ".")
 }
 
 // blocked builds the blocked_address error for address in class.

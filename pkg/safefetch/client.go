@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -33,6 +34,14 @@ type Options struct {
 	// Test settings, never set in production:
 	AllowLoopback bool           // let 127.0.0.0/8 and ::1 through (local TLS test servers)
 	RootCAs       *x509.CertPool // trust a test server's certificate; nil means the system roots
+	// DialOverride maps host names (case-insensitive, no port) to the
+	// address connected to in their place, whatever port the URL names:
+	// a hosts file that lets https://site-a.test/ reach a local TLS server
+	// at 127.0.0.1:34567. Only the connect changes: the URL, the TLS server
+	// name and certificate check, and the same-host redirect rule still
+	// use the name, and the address is checked like a resolved one (a
+	// loopback target needs AllowLoopback).
+	DialOverride map[string]netip.AddrPort
 }
 
 // Client fetches user-supplied https URLs under the guards the package
@@ -71,6 +80,12 @@ func New(opts Options) *Client {
 		opts.UserAgent = DefaultUserAgent
 	}
 	c := &Client{opts: opts, dialer: newDialer(opts.ConnectTimeout, opts.AllowLoopback)}
+	for name, to := range opts.DialOverride {
+		if c.dialer.override == nil {
+			c.dialer.override = map[string]netip.AddrPort{}
+		}
+		c.dialer.override[hostKey(name)] = to
+	}
 	transport := &http.Transport{
 		// Never a proxy: it would connect on our behalf to addresses
 		// the dialer has not checked.

@@ -17,6 +17,7 @@
 //	    // Test settings, never set in production:
 //	    AllowLoopback bool           // let 127.0.0.0/8 and ::1 through (local TLS test servers)
 //	    RootCAs       *x509.CertPool // trust a test server's certificate
+//	    DialOverride  map[string]netip.AddrPort // connect to this address for this name (checked as usual)
 //	}
 //	func New(opts Options) *Client
 //	func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error)

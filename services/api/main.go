@@ -1,7 +1,10 @@
 // Command okf-api serves the public HTTP API of OKF Index: it reads the
 // configuration from the environment (pkg/config), opens the store, and
-// serves the routes of package server until SIGINT or SIGTERM, then drains
-// the requests in flight.
+// serves the routes of package server on API_ADDR and the operator listener
+// (pkg/ops: probes, metrics, River UI) on OPS_ADDR, until SIGINT or SIGTERM.
+// Then it stops accepting connections, drains the requests in flight, and
+// stops the operator listener last, so probes and scrapes answer during the
+// drain.
 package main
 
 import (
@@ -16,7 +19,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"riverqueue.com/riverui"
+
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server"
 )
@@ -28,7 +37,7 @@ var build = "dev"
 const shutdownGrace = 20 * time.Second
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := logging.New(os.Stdout, nil)
 	slog.SetDefault(log)
 	if err := run(log); err != nil {
 		fmt.Fprintln(os.Stderr, "okf-api:", err)
@@ -54,12 +63,32 @@ func run(log *slog.Logger) error {
 	}
 	defer st.Close()
 
-	srv, err := server.New(st, server.Options{Config: cfg, Build: build, Logger: log})
+	reg := ops.NewRegistry(st, log)
+	srv, err := server.New(st, server.Options{Config: cfg, Build: build, Logger: log, Metrics: reg})
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
+
+	// River UI refreshes queue counts in the background (until stopUI), so
+	// it is built only when an operator can open it; without METRICS_TOKEN
+	// its path answers 503 before reaching the placeholder.
+	uiCtx, stopUI := context.WithCancel(context.Background())
+	defer stopUI()
+	ui := http.NotFoundHandler()
+	if cfg.MetricsToken != "" {
+		if ui, err = riverUI(uiCtx, st, log); err != nil {
+			return err
+		}
+	}
+	opsLn, err := ops.Listen(cfg.OpsAddr, ops.NewHandler(ops.Options{
+		Ready: st.Ping, Gatherer: reg, RiverUI: ui, Token: cfg.MetricsToken, Logger: log,
+	}), log)
+	if err != nil {
+		return fmt.Errorf("operator listener: %w", err)
+	}
+
 	hs := &http.Server{
-		Addr:              cfg.APIAddr,
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -67,15 +96,15 @@ func run(log *slog.Logger) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-
 	ln, err := net.Listen("tcp", cfg.APIAddr)
 	if err != nil {
 		return err
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL,
-		"variant", cfg.Variant, "build", build)
+	log.Info("listening", "addr", ln.Addr().String(), "ops_addr", opsLn.Addr().String(),
+		"public_base_url", cfg.PublicBaseURL, "variant", cfg.Variant, "build", build,
+		"river_ui", cfg.MetricsToken != "")
 
 	select {
 	case err := <-errc:
@@ -89,6 +118,33 @@ func run(log *slog.Logger) error {
 	if err := hs.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	srv.Close()
+	if err := opsLn.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown operator listener: %w", err)
+	}
 	log.Info("stopped")
 	return nil
+}
+
+// riverUI returns River UI for the API's database, served under
+// ops.RiverUIPath. It has a River client of its own that works no jobs
+// (the server's is private to its handlers); River UI reads and acts on the
+// queue through it.
+func riverUI(ctx context.Context, st *store.Store, log *slog.Logger) (http.Handler, error) {
+	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("river ui client: %w", err)
+	}
+	h, err := riverui.NewHandler(&riverui.HandlerOpts{
+		Endpoints: riverui.NewEndpoints(client, nil),
+		Logger:    log,
+		Prefix:    ops.RiverUIPath,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("river ui: %w", err)
+	}
+	if err := h.Start(ctx); err != nil {
+		return nil, fmt.Errorf("river ui: %w", err)
+	}
+	return h, nil
 }

@@ -1,6 +1,7 @@
 // Command okfctl is the operator's tool for OKF Index: it migrates the
 // database, imports a local tree of bundles, lints a bundle as the indexer
-// reads it, and runs the whole service locally (make run).
+// reads it, runs the whole service locally (make run), and smoke-tests a
+// deployment.
 package main
 
 import (
@@ -22,6 +23,7 @@ Usage:
   okfctl import [-q] DIR              index a tree laid out as <owner>/<repo>/... into DATABASE_URL
   okfctl lint [flags] PATH            show the card a root index.md (or bundle directory) yields
   okfctl run [flags]                  start the whole service locally (what make run does)
+  okfctl smoke [flags] BASE_URL       check every public route of a deployment (exit 1 on a failure)
   okfctl version                      print the build
 
 Run "okfctl COMMAND -h" for a command's flags.
@@ -53,6 +55,12 @@ func main() {
 		}
 	case "run":
 		err = runCmd(ctx, args)
+	case "smoke":
+		var code int
+		code, err = smokeCmd(ctx, args, os.Stdout, os.Stderr)
+		if err == nil {
+			os.Exit(code)
+		}
 	case "version":
 		fmt.Println(build)
 	case "-h", "--help", "help":

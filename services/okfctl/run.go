@@ -4,9 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -81,15 +84,26 @@ func runCmd(ctx context.Context, args []string) error {
 	}
 	var children []*child
 	exited := make(chan error, 2)
+	// The two processes share a host, so each needs its own operator
+	// listener: the API takes OPS_ADDR, the worker the next port.
+	workerOps, err := nextPort(cfg.OpsAddr)
+	if err != nil {
+		return fmt.Errorf("OPS_ADDR: %w", err)
+	}
 	for _, name := range []string{"okf-api", "okf-worker"} {
-		c, err := startChild(filepath.Join(*binDir, name), env, exited)
+		childEnv := env
+		if name == "okf-worker" {
+			childEnv = append(slices.Clone(env), "OPS_ADDR="+workerOps)
+		}
+		c, err := startChild(filepath.Join(*binDir, name), childEnv, exited)
 		if err != nil {
 			stopAll(children)
 			return err
 		}
 		children = append(children, c)
 	}
-	fmt.Printf("\nOKF Index is running: %s/api/  (Ctrl-C stops it)\n\n", cfg.PublicBaseURL)
+	fmt.Printf("\nOKF Index is running: %s/api/  (Ctrl-C stops it)\n", cfg.PublicBaseURL)
+	fmt.Printf("operator listeners: API http://%s/metrics, worker http://%s/metrics\n\n", cfg.OpsAddr, workerOps)
 
 	select {
 	case <-ctx.Done():
@@ -144,4 +158,17 @@ func stopAll(children []*child) {
 			<-c.done
 		}
 	}
+}
+
+// nextPort is addr with its port plus one.
+func nextPort(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n <= 0 || n >= 65535 {
+		return "", fmt.Errorf("%q has no usable port", addr)
+	}
+	return net.JoinHostPort(host, strconv.Itoa(n+1)), nil
 }

@@ -2,21 +2,31 @@ package main
 
 import (
 	"crypto/x509"
+	"errors"
 	"fmt"
+	"net/netip"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/okfindex/okf-index/pkg/safefetch"
 )
 
 // fetchOptionsFromEnv reads the test settings of the guarded HTTP client
-// that verifies IndexNow key files and fetches the submitted roots. Both
-// are off by default and must stay off in production:
+// that verifies IndexNow key files and fetches the submitted roots. All are
+// off by default and must stay off in production:
 //
 //	OKF_FETCH_ALLOW_LOOPBACK=1   let the client reach 127.0.0.0/8 and ::1
 //	                             (a local TLS server standing in for a domain)
 //	OKF_FETCH_CA_FILE=<pem file> trust these certificates instead of the
 //	                             system roots (that server's certificate)
+//	OKF_FETCH_DIAL_OVERRIDE=site-a.test=127.0.0.1:34567,site-b.test=[::1]:34568
+//	                             connect to this loopback address for this
+//	                             host name, whatever port the URL names; the
+//	                             URL, the TLS name check and the redirect
+//	                             rules keep the name. It needs
+//	                             OKF_FETCH_ALLOW_LOOPBACK=1.
 func fetchOptionsFromEnv(getenv func(string) string) (safefetch.Options, error) {
 	var opts safefetch.Options
 	if v := getenv("OKF_FETCH_ALLOW_LOOPBACK"); v != "" {
@@ -37,5 +47,61 @@ func fetchOptionsFromEnv(getenv func(string) string) (safefetch.Options, error) 
 		}
 		opts.RootCAs = pool
 	}
+	if v := getenv("OKF_FETCH_DIAL_OVERRIDE"); v != "" {
+		if !opts.AllowLoopback {
+			return opts, errors.New("OKF_FETCH_DIAL_OVERRIDE needs OKF_FETCH_ALLOW_LOOPBACK=1 (its targets are loopback addresses)")
+		}
+		m, err := parseDialOverride(v)
+		if err != nil {
+			return opts, fmt.Errorf("OKF_FETCH_DIAL_OVERRIDE: %w", err)
+		}
+		opts.DialOverride = m
+	}
 	return opts, nil
+}
+
+// hostLabel is one label of a host name (ASCII; IDNs in punycode).
+var hostLabel = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// parseDialOverride reads "name=ip:port" pairs separated by commas. Names
+// are host names (no port, no IP address; matched case-insensitively, a
+// trailing dot dropped), each given once; targets are loopback IP literals
+// with a port, IPv6 in brackets.
+func parseDialOverride(v string) (map[string]netip.AddrPort, error) {
+	out := map[string]netip.AddrPort{}
+	for _, pair := range strings.Split(v, ",") {
+		if strings.TrimSpace(pair) == "" {
+			continue
+		}
+		name, target, ok := strings.Cut(pair, "=")
+		name = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), ".")
+		target = strings.TrimSpace(target)
+		if !ok || name == "" || target == "" {
+			return nil, fmt.Errorf("%q is not name=ip:port", strings.TrimSpace(pair))
+		}
+		labels := strings.Split(name, ".")
+		for _, l := range labels {
+			if !hostLabel.MatchString(l) {
+				return nil, fmt.Errorf("%q is not a host name (no scheme, port or path)", name)
+			}
+		}
+		if strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+			return nil, fmt.Errorf("%q is an IP address, not a host name", name)
+		}
+		to, err := netip.ParseAddrPort(target)
+		if err != nil || to.Port() == 0 {
+			return nil, fmt.Errorf("%s: target %q is not ip:port", name, target)
+		}
+		if !to.Addr().Unmap().IsLoopback() {
+			return nil, fmt.Errorf("%s: target %s is not a loopback address", name, to)
+		}
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("%s is given twice", name)
+		}
+		out[name] = to
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no name=ip:port pair")
+	}
+	return out, nil
 }

@@ -1,11 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/pem"
+	"fmt"
+	"maps"
+	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/okfindex/okf-index/pkg/safefetch"
+	"github.com/okfindex/okf-index/pkg/safefetch/safefetchtest"
 )
 
 // The fetch test settings are off by default, read when set, and refused
@@ -40,5 +50,82 @@ func TestFetchOptionsFromEnv(t *testing.T) {
 	}
 	if _, err := fetchOptionsFromEnv(func(k string) string { return map[string]string{"OKF_FETCH_CA_FILE": caFile}[k] }); err == nil {
 		t.Error("a CA file without PEM accepted")
+	}
+}
+
+// OKF_FETCH_DIAL_OVERRIDE: name=ip:port pairs of host names and loopback
+// targets, only with OKF_FETCH_ALLOW_LOOPBACK.
+func TestDialOverrideFromEnv(t *testing.T) {
+	a := netip.MustParseAddrPort("127.0.0.1:34567")
+	b := netip.MustParseAddrPort("[::1]:34568")
+	tests := []struct {
+		override, allow string
+		want            map[string]netip.AddrPort // nil: refused
+	}{
+		{"site-a.test=127.0.0.1:34567", "1", map[string]netip.AddrPort{"site-a.test": a}},
+		{" Site-A.Test. = 127.0.0.1:34567 , docs.okf-test.example=[::1]:34568,", "true",
+			map[string]netip.AddrPort{"site-a.test": a, "docs.okf-test.example": b}},
+		{"localhost=127.0.0.2:443", "1", map[string]netip.AddrPort{"localhost": netip.MustParseAddrPort("127.0.0.2:443")}},
+		{"site-a.test=[::ffff:127.0.0.1]:34567", "1", map[string]netip.AddrPort{"site-a.test": netip.MustParseAddrPort("[::ffff:127.0.0.1]:34567")}},
+		{"site-a.test=127.0.0.1:34567", "", nil},                              // needs OKF_FETCH_ALLOW_LOOPBACK
+		{"site-a.test=127.0.0.1:34567", "0", nil},                             // so, off
+		{"site-a.test=10.0.0.1:443", "1", nil},                                // loopback targets only
+		{"site-a.test=93.184.215.14:443", "1", nil},                           // even public ones
+		{"site-a.test=127.0.0.1", "1", nil},                                   // a port is needed
+		{"site-a.test=127.0.0.1:0", "1", nil},                                 // a real one
+		{"site-a.test=localhost:443", "1", nil},                               // an IP literal
+		{"site-a.test:443=127.0.0.1:34567", "1", nil},                         // names carry no port
+		{"https://site-a.test=127.0.0.1:34567", "1", nil},                     // nor a scheme
+		{"127.0.0.1=127.0.0.1:34567", "1", nil},                               // nor are addresses
+		{"site_a.test=127.0.0.1:34567", "1", nil},                             // host name characters only
+		{"site-a.test=127.0.0.1:1,SITE-A.test=127.0.0.1:2", "1", nil},         // each name once
+		{"site-a.test", "1", nil},                                             // name=ip:port
+		{"=127.0.0.1:34567", "1", nil},                                        // a name
+		{",", "1", nil},                                                       // at least one pair
+		{"site-a.test=127.0.0.1:34567;site-b.test=127.0.0.1:34568", "1", nil}, // commas separate
+	}
+	for _, tt := range tests {
+		env := map[string]string{"OKF_FETCH_DIAL_OVERRIDE": tt.override, "OKF_FETCH_ALLOW_LOOPBACK": tt.allow}
+		opts, err := fetchOptionsFromEnv(func(k string) string { return env[k] })
+		switch {
+		case tt.want == nil && err == nil:
+			t.Errorf("%q (allow %q) accepted: %v", tt.override, tt.allow, opts.DialOverride)
+		case tt.want != nil && err != nil:
+			t.Errorf("%q (allow %q): %v", tt.override, tt.allow, err)
+		case tt.want != nil && !maps.Equal(opts.DialOverride, tt.want):
+			t.Errorf("%q: %v, want %v", tt.override, opts.DialOverride, tt.want)
+		}
+	}
+}
+
+// The settings read from the environment reach a local TLS server by a
+// host name its certificate carries.
+func TestFetchThroughDialOverride(t *testing.T) {
+	srv := safefetchtest.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s%s", r.Host, r.URL.Path)
+	}), "site-a.test", "docs.okf-test.example")
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, srv.CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"OKF_FETCH_ALLOW_LOOPBACK": "1", "OKF_FETCH_CA_FILE": caFile, "OKF_FETCH_DIAL_OVERRIDE": srv.DialOverrideEnv()}
+	opts, err := fetchOptionsFromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := safefetch.New(opts)
+	for _, u := range []string{"https://site-a.test/k.txt", "https://docs.okf-test.example/okf/index.md"} {
+		resp, err := c.Get(context.Background(), u)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		if want := strings.TrimPrefix(u, "https://"); string(resp.Body) != want {
+			t.Errorf("%s: body %q, want %q", u, resp.Body, want)
+		}
+	}
+	// A name the override does not hold is resolved as usual: nothing
+	// public answers for .test, and loopback names fail the certificate.
+	if _, err := c.Get(context.Background(), "https://localhost:"+strconv.Itoa(int(srv.Addr().Port()))+"/"); err == nil {
+		t.Error("localhost passed the name check of a certificate that does not carry it")
 	}
 }

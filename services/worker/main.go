@@ -1,6 +1,12 @@
 // Command okf-worker runs the River job workers of OKF Index against the
 // configured database. Any number of worker processes may run at once; River
-// distributes the jobs.
+// distributes the jobs. Beside them it serves the operator listener
+// (pkg/ops: probes and metrics) on OPS_ADDR. When OPS_ADDR is unset it
+// binds a free loopback port (defaultOpsAddr) and logs it, rather than the
+// API's default port: make run's API and worker, and the tests' several
+// workers, share one host. Deployments set OPS_ADDR. On SIGINT or SIGTERM
+// it lets running jobs finish (River's soft stop), then stops the operator
+// listener.
 package main
 
 import (
@@ -15,14 +21,20 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/github"
+	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
 var build = "dev"
 
+// defaultOpsAddr is the worker's operator listener when OPS_ADDR is unset:
+// any free loopback port, named in the "worker started" log line.
+const defaultOpsAddr = "127.0.0.1:0"
+
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil)).With("app", "okf-worker", "build", build)
+	log := logging.New(os.Stderr, nil).With("app", "okf-worker", "build", build)
 	if err := run(log); err != nil {
 		log.Error("worker stopped", "err", err)
 		os.Exit(1)
@@ -45,7 +57,8 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	opts := worker.Options{Store: st, Logger: log}
+	reg := ops.NewRegistry(st, log)
+	opts := worker.Options{Store: st, Logger: log, Metrics: reg}
 	if v := os.Getenv("OKF_WORKER_RESCUE_AFTER"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -76,11 +89,26 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	opsAddr := cfg.OpsAddr
+	if os.Getenv("OPS_ADDR") == "" {
+		opsAddr = defaultOpsAddr
+	}
+	opsLn, err := ops.Listen(opsAddr, ops.NewHandler(ops.Options{Ready: st.Ping, Gatherer: reg, Logger: log}), log)
+	if err != nil {
+		return fmt.Errorf("operator listener: %w", err)
+	}
+	// Probes and scrapes answer until River has stopped.
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = opsLn.Shutdown(sctx)
+	}()
 	if err := client.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("worker started")
+	log.Info("worker started", "ops_addr", opsLn.Addr().String())
 	<-ctx.Done()
+	stop() // a second signal kills the process at once
 
 	// Let running jobs finish; past the grace period cancel them, and River
 	// releases them for another worker to retry.

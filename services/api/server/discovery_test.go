@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -102,15 +103,32 @@ func TestAPIIndex(t *testing.T) {
 			if !slices.Equal(idx.Endpoints, want) {
 				t.Errorf("endpoints %v, want %v", idx.Endpoints, want)
 			}
+			// The router serves exactly the listed endpoints (and HEAD for each GET).
+			var served, listed []string
+			for _, r := range a.server.echo.Routes() {
+				if r.Method != http.MethodHead {
+					served = append(served, r.Method+" "+regexp.MustCompile(`:(\w+)`).ReplaceAllString(r.Path, "{$1}"))
+				}
+			}
+			for _, e := range idx.Endpoints {
+				listed = append(listed, e.Method+" "+e.Path)
+			}
+			slices.Sort(served)
+			slices.Sort(listed)
+			if !slices.Equal(served, listed) {
+				t.Errorf("the router serves %v; the index lists %v", served, listed)
+			}
 			// Every listed endpoint answers (the card with a 404 for an unknown
 			// id; the ping routes, called without their input, with a 400; the
-			// MCP endpoint, without a JSON body, with a 415).
+			// MCP endpoint, without a JSON body, with a 415; client error
+			// reports with their 204).
 			for _, e := range idx.Endpoints {
 				path := strings.Replace(e.Path, "{id}", "no-such-id", 1)
 				path = strings.Replace(path, "{arquivo}", "index.md", 1)
 				if resp, _ := a.do(e.Method, path, nil); resp.StatusCode != 200 && !(strings.Contains(e.Path, "{id}") && resp.StatusCode == 404) &&
 					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) &&
-					!(e.Path == "/mcp" && resp.StatusCode == http.StatusUnsupportedMediaType) {
+					!(e.Path == "/mcp" && resp.StatusCode == http.StatusUnsupportedMediaType) &&
+					!(e.Path == "/api/erro-cliente" && resp.StatusCode == http.StatusNoContent) {
 					t.Errorf("%s %s: %d", e.Method, path, resp.StatusCode)
 				}
 			}

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
@@ -28,6 +30,27 @@ type testAPI struct {
 	client *http.Client
 	store  *store.Store
 	full   bool
+	server *Server
+	logs   *lockedBuffer // the server's JSON log
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // newAPI starts the API of a variant on a fresh database.
@@ -49,18 +72,22 @@ func newAPIWith(t *testing.T, st *store.Store, env map[string]string) *testAPI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	logs := &lockedBuffer{}
+	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	t.Cleanup(srv.Close)
+	t.Cleanup(hs.Close) // runs first: drain, then stop the loops
 	return &testAPI{
 		t:      t,
 		url:    hs.URL,
 		client: &http.Client{Transport: newContractTransport(t, cfg.Full(), http.DefaultTransport)},
 		store:  st,
 		full:   cfg.Full(),
+		server: srv,
+		logs:   logs,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/okfindex/okf-index/pkg/usage"
 )
 
 // The MCP server at /mcp (contract 4.3) speaks streamable HTTP through the
@@ -162,7 +164,10 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
 		call := t.call
-		mcp.AddTool(srv, &tool, func(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		mcp.AddTool(srv, &tool, func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+			if req.Extra == nil || !isSmoke(req.Extra.Header) {
+				s.usage.Add(usage.MCPTool, 1)
+			}
 			out, err := call(ctx, args)
 			return s.toolResult(ctx, log, tool.Name, out, err), nil, nil
 		})

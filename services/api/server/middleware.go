@@ -2,13 +2,20 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/okfindex/okf-index/pkg/logging"
 )
 
 // requestTimeout bounds the database work of one request; past it the
@@ -19,10 +26,18 @@ const requestTimeout = 10 * time.Second
 const corsMaxAge = "86400"
 
 // middlewares returns the chain every request goes through, outermost first:
-// request id, request log, panic recovery, CORS, request timeout.
-func middlewares(log *slog.Logger) []echo.MiddlewareFunc {
-	return []echo.MiddlewareFunc{
-		middleware.RequestID(),
+// request id, request metrics (when reg is set), request log, panic
+// recovery, CORS, request timeout. The metrics sit outside the request log,
+// which hands errors to the error handler, so they count the status the
+// client got.
+func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareFunc {
+	chain := []echo.MiddlewareFunc{
+		middleware.RequestIDWithConfig(middleware.RequestIDConfig{RequestIDHandler: requestIDToContext}),
+	}
+	if reg != nil {
+		chain = append(chain, newHTTPMetrics(reg).middleware)
+	}
+	return append(chain,
 		requestLog(log),
 		middleware.RecoverWithConfig(middleware.RecoverConfig{
 			DisableStackAll:     true,
@@ -33,7 +48,14 @@ func middlewares(log *slog.Logger) []echo.MiddlewareFunc {
 		}),
 		cors,
 		timeout,
-	}
+	)
+}
+
+// requestIDToContext puts the request id in the request's context, where
+// the log handler of pkg/logging finds it: every line a handler logs with
+// the request's context carries request_id.
+func requestIDToContext(c echo.Context, id string) {
+	c.SetRequest(c.Request().WithContext(logging.WithRequestID(c.Request().Context(), id)))
 }
 
 // requestLog logs one line per request with its id, route, status and
@@ -112,4 +134,99 @@ func timeout(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
+}
+
+// httpMetrics are the request count and latency by route, method and status.
+// The route is Echo's route path (/api/bundles/:id), never the URL, and a
+// request that matched no route counts as "unmatched", so clients cannot
+// create series at will; methods outside the standard set count as "other".
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+
+	routesOnce sync.Once
+	routes     map[string]bool // the paths registered on the router
+}
+
+// Labels of requests that matched no route, or used an unknown method.
+const (
+	unmatchedRoute = "unmatched"
+	otherMethod    = "other"
+)
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	return &httpMetrics{
+		requests: registerOrExisting(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "okf_http_requests_total",
+			Help: "HTTP requests answered, by route, method and status.",
+		}, []string{"route", "method", "status"})),
+		latency: registerOrExisting(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "okf_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by route and method.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method"})),
+	}
+}
+
+// registerOrExisting registers c, or returns the collector already
+// registered under the same description (two servers on one registry).
+func registerOrExisting[C prometheus.Collector](reg prometheus.Registerer, c C) C {
+	if err := reg.Register(c); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if errors.As(err, &are) {
+			return are.ExistingCollector.(C)
+		}
+		panic(err) // a description clash is a programming error
+	}
+	return c
+}
+
+func (m *httpMetrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		status := c.Response().Status
+		if err != nil && !c.Response().Committed {
+			status = http.StatusInternalServerError
+			var he *echo.HTTPError
+			if errors.As(err, &he) {
+				status = he.Code
+			}
+		}
+		route, method := m.route(c), methodLabel(c.Request().Method)
+		m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
+		return err
+	}
+}
+
+// route is the label of c's route. For a URL without a route Echo reports
+// the router node it stopped at (a prefix of several routes, or a nearby
+// route) with its not-found handler, so a path counts as the route only
+// when it is registered and the router did not fall back to not-found. A
+// known path with another method (405) keeps its route.
+func (m *httpMetrics) route(c echo.Context) string {
+	m.routesOnce.Do(func() {
+		m.routes = map[string]bool{}
+		for _, r := range c.Echo().Routes() {
+			m.routes[r.Path] = true
+		}
+	})
+	p := c.Path()
+	if !m.routes[p] || reflect.ValueOf(c.Handler()).Pointer() == echoNotFound {
+		return unmatchedRoute
+	}
+	return p
+}
+
+// notFound identifies Echo's handler of URLs without a route.
+var echoNotFound = reflect.ValueOf(echo.NotFoundHandler).Pointer()
+
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return otherMethod
 }

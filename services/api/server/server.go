@@ -10,18 +10,24 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/logging"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/usage"
 )
 
 // AppName is the service's display name, in the health and index answers.
@@ -35,6 +41,9 @@ type Options struct {
 	Build string
 	// Logger receives the request log; slog.Default() when nil.
 	Logger *slog.Logger
+	// Metrics, when set, receives the request count and latency by route
+	// (okf_http_*), served on the operator listener.
+	Metrics prometheus.Registerer
 }
 
 // Server is the API's http.Handler. It is safe for concurrent use.
@@ -48,7 +57,11 @@ type Server struct {
 	build   string
 	routes  []Route // the routes of this variant
 
-	mcp http.Handler // POST /mcp
+	mcp     http.Handler // POST /mcp
+	usage   *usage.Counter
+	reports *clientreport.Reporter
+	stop    context.CancelFunc // ends the usage and report loops
+	stopped chan struct{}      // closed when both loops have ended
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -65,6 +78,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	// Every line logged with a request's context carries its request id.
+	log = slog.New(logging.Wrap(log.Handler()))
 	build := opts.Build
 	if build == "" {
 		build = "dev"
@@ -77,6 +92,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		build:   build,
 	}
 	var err error
+	s.usage = usage.New(st, log, nil)
+	s.reports = clientreport.New(log, clientreport.Options{})
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
@@ -106,7 +123,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
-	e.Use(middlewares(log)...)
+	e.Use(middlewares(log, opts.Metrics)...)
+	e.Use(s.countUsage)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.echoPath(), r.Handler)
 		if r.Method == http.MethodGet {
@@ -114,7 +132,25 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		}
 	}
 	s.echo = e
+
+	loops, stop := context.WithCancel(context.Background())
+	s.stop, s.stopped = stop, make(chan struct{})
+	go func() {
+		defer close(s.stopped)
+		var wg sync.WaitGroup
+		wg.Go(func() { s.usage.Run(loops, usage.DefaultInterval) })
+		wg.Go(func() { s.reports.Run(loops) })
+		wg.Wait()
+	}()
 	return s, nil
+}
+
+// Close stops the background loops after a last flush: the usage counts
+// still in memory go to the database and pending client error reports to
+// the log. Call it once, after the HTTP server has drained.
+func (s *Server) Close() {
+	s.stop()
+	<-s.stopped
 }
 
 // ServeHTTP answers one request.

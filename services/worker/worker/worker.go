@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
@@ -43,6 +44,9 @@ type Options struct {
 	// gives it to another worker (its process died); DefaultRescueAfter
 	// when 0. It exceeds the longest job timeout (the discovery's).
 	RescueStuckJobsAfter time.Duration
+	// Metrics, when set, receives okf_river_jobs_total and
+	// okf_river_job_duration_seconds (metrics.go).
+	Metrics prometheus.Registerer
 }
 
 // DefaultRescueAfter is the default of Options.RescueStuckJobsAfter.
@@ -90,6 +94,11 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("worker: river client: %w", err)
+	}
+	if opts.Metrics != nil {
+		if err := recordJobs(client, opts.Metrics); err != nil {
+			return nil, err
+		}
 	}
 	return client, nil
 }

@@ -1,0 +1,112 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+)
+
+func TestPingAndPoolStats(t *testing.T) {
+	st := storetest.NewStore(t)
+	if err := st.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	stats := st.PoolStats()
+	if len(stats) != 2 || stats[0].Name != "write" || stats[1].Name != "read" {
+		t.Fatalf("pools: %+v", stats)
+	}
+	for _, p := range stats {
+		if p.MaxConns <= 0 || p.TotalConns < 1 || p.AcquireCount < 1 {
+			t.Errorf("pool %s after a ping: %+v", p.Name, p)
+		}
+	}
+}
+
+// OpsStats counts River jobs by kind and state, the sweep's candidates and
+// windows against the newest round, and the pings by estado.
+func TestOpsStats(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.NewStore(t)
+
+	empty, err := st.OpsStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(empty.Jobs) != 0 || empty.SweepRound != "" || empty.CandidatesDone+empty.CandidatesPending+empty.CandidatesGone != 0 {
+		t.Fatalf("empty database: %+v", empty)
+	}
+
+	const round = "2026-03-02T00:00:00Z"
+	roundStart, _ := time.Parse(time.RFC3339, round)
+	rc, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []river.JobArgs{jobs.SweepDiscoverArgs{Round: round}, jobs.RecountStatsArgs{}} {
+		if _, err := rc.Insert(ctx, args, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refs := []store.CandidateRef{{Owner: "o", Name: "done"}, {Owner: "o", Name: "stale"}, {Owner: "o", Name: "new"}, {Owner: "o", Name: "gone"}}
+	if _, err := st.AddCandidates(ctx, store.DiscoveredBySeed, refs); err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, st.MarkSwept(ctx, refs[0], "oid", roundStart.Add(time.Hour)))
+	mustDo(t, st.MarkSwept(ctx, refs[1], "oid", roundStart.Add(-time.Hour)))
+	mustDo(t, st.MarkGone(ctx, "o/gone", roundStart))
+	now := roundStart.Add(time.Hour)
+	for _, w := range []store.SweepWindow{
+		{Discoverer: store.DiscoveredByRepoSearch, Query: "a", Round: round, DoneAt: &now},
+		{Discoverer: store.DiscoveredByRepoSearch, Query: "b", Round: round},
+		{Discoverer: store.DiscoveredByCodeSearch, Query: "c", Round: round, DoneAt: &now},
+		{Discoverer: store.DiscoveredByCodeSearch, Query: "old", Round: "2026-03-01T00:00:00Z"},
+	} {
+		mustDo(t, st.SaveWindow(ctx, w))
+	}
+	urls, err := st.AcceptPing(ctx, "docs.example", pingURLs("docs.example", 0, 3), noEnqueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, st.PublishPing(ctx, urls[0].ID, "docs-example-b0"))
+	mustDo(t, st.RejectPing(ctx, urls[1].ID, "key_mismatch"))
+
+	got, err := st.OpsStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.JobCount{{Kind: "recount_stats", State: "available", N: 1}, {Kind: "sweep_discover", State: "available", N: 1}}
+	if len(got.Jobs) != 2 || got.Jobs[0] != want[0] || got.Jobs[1] != want[1] {
+		t.Errorf("jobs: %+v, want %+v", got.Jobs, want)
+	}
+	if got.SweepRound != round || got.CandidatesDone != 1 || got.CandidatesPending != 2 || got.CandidatesGone != 1 {
+		t.Errorf("sweep: round %q done %d pending %d gone %d", got.SweepRound, got.CandidatesDone, got.CandidatesPending, got.CandidatesGone)
+	}
+	if got.WindowsDone["repo_search"] != 1 || got.WindowsOpen["repo_search"] != 1 ||
+		got.WindowsDone["code_search"] != 1 || got.WindowsOpen["code_search"] != 0 {
+		t.Errorf("windows: done %v open %v", got.WindowsDone, got.WindowsOpen)
+	}
+	if got.Pings[store.PingPending] != 1 || got.Pings[store.PingPublished] != 1 || got.Pings[store.PingRejected] != 1 {
+		t.Errorf("pings: %v", got.Pings)
+	}
+
+	// A stopped statement reports its error instead of partial numbers.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := st.OpsStats(cctx); err == nil {
+		t.Error("OpsStats with a cancelled context succeeded")
+	}
+}
+
+func mustDo(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,97 @@
+package usage
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// counts reads the stored counters of day as metric → n.
+func counts(t *testing.T, st *store.Store, day time.Time) map[string]int64 {
+	t.Helper()
+	rows, err := st.Usage(t.Context(), day, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, r := range rows {
+		out[r.Metric] = r.N
+	}
+	return out
+}
+
+func TestConcurrentAddsAreCountedExactly(t *testing.T) {
+	st := storetest.NewStore(t)
+	c := New(st, nil, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 5*time.Millisecond); close(done) }()
+
+	var wg sync.WaitGroup
+	for i := range 2000 {
+		wg.Go(func() {
+			c.Add(Visit, 1)
+			if i%2 == 0 {
+				c.Add(API, 1)
+			}
+		})
+	}
+	wg.Wait()
+	cancel()
+	<-done // Run flushes once more on the way out
+	got := counts(t, st, time.Now())
+	if got[Visit] != 2000 || got[API] != 1000 {
+		t.Errorf("counts %v, want 2000 visits and 1000 API calls", got)
+	}
+}
+
+func TestFailedFlushKeepsCounts(t *testing.T) {
+	st := storetest.NewStore(t)
+	c := New(st, nil, nil)
+	c.Add(MCP, 3)
+	canceled, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := c.Flush(canceled); err == nil {
+		t.Fatal("a flush with a canceled context succeeded")
+	}
+	c.Add(MCP, 2)
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(t, st, time.Now()); got[MCP] != 5 {
+		t.Errorf("counts %v, want the 3 kept from the failed flush plus 2", got)
+	}
+	if err := c.Flush(t.Context()); err != nil { // nothing pending: no write
+		t.Fatal(err)
+	}
+	if got := counts(t, st, time.Now()); got[MCP] != 5 {
+		t.Errorf("an empty flush changed the counts: %v", got)
+	}
+}
+
+func TestCountsGoToTheirUTCDay(t *testing.T) {
+	st := storetest.NewStore(t)
+	var clock atomic.Int64
+	clock.Store(time.Date(2026, 11, 25, 23, 59, 59, 0, time.UTC).UnixNano())
+	c := New(st, nil, func() time.Time { return time.Unix(0, clock.Load()) })
+	c.Add(Visit, 1)
+	clock.Add(int64(2 * time.Second)) // 2026-11-26 00:00:01 UTC
+	c.Add(Visit, 1)
+	c.Add(Visit, 1)
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(t, st, time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)); got[Visit] != 1 {
+		t.Errorf("2026-11-25: %v", got)
+	}
+	if got := counts(t, st, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)); got[Visit] != 2 {
+		t.Errorf("2026-11-26: %v", got)
+	}
+}

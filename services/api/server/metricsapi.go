@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/usage"
+)
+
+// GET /api/metrics (contract 4.4 and 5): the public usage numbers, and for
+// the operator (Authorization: Bearer <METRICS_TOKEN>) the finance block.
+
+// metricsDays is how many UTC days, today included, the answer covers.
+const metricsDays = 30
+
+// Error names of GET /api/metrics.
+const (
+	errInvalidToken       = "invalid_token"        // 401: a token that is not the operator token
+	errTokenNotConfigured = "token_not_configured" // 503: a token sent, but the service has none to compare
+)
+
+// Metrics is the answer of GET /api/metrics.
+type Metrics struct {
+	App         string       `json:"app"`
+	Today       string       `json:"today"`
+	TodayVisits int64        `json:"today_visits"`
+	Days        []MetricsDay `json:"days"`
+	Usage       UsageTotals  `json:"usage"`
+	Accounts    Accounts     `json:"accounts"`
+	Payments    *Payments    `json:"payments,omitempty"`
+}
+
+// MetricsDay is one UTC day of counts, oldest first.
+type MetricsDay struct {
+	Day        string `json:"day"`
+	Visits     int64  `json:"visits"`
+	Pages      int64  `json:"pages"`
+	Docs       int64  `json:"docs"`
+	API        int64  `json:"api"`
+	APIAI      int64  `json:"api_ai"`
+	APIMachine int64  `json:"api_machine"`
+	MCP        int64  `json:"mcp"`
+	MCPTools   int64  `json:"mcp_tools"`
+}
+
+// UsageTotals sums the days of the answer, per product surface.
+type UsageTotals struct {
+	OKF OKFUsage `json:"okf"`
+	MCP MCPUsage `json:"mcp"`
+}
+
+// OKFUsage is the use of the site, the documents and the REST API.
+type OKFUsage struct {
+	Visits     int64 `json:"visits"`
+	Pages      int64 `json:"pages"`
+	Docs       int64 `json:"docs"`
+	API        int64 `json:"api"`
+	APIAI      int64 `json:"api_ai"`
+	APIMachine int64 `json:"api_machine"`
+}
+
+// MCPUsage is the use of the MCP server.
+type MCPUsage struct {
+	Requests  int64 `json:"requests"`
+	ToolCalls int64 `json:"tool_calls"`
+}
+
+// Accounts counts accounts; a base deployment has none.
+type Accounts struct {
+	Enabled bool  `json:"enabled"`
+	Total   int64 `json:"total"`
+}
+
+// Payments is the operator's finance block, in integer micro-dollars. No
+// route of a base deployment takes money, so every figure is zero.
+type Payments struct {
+	Currency            string `json:"currency"`
+	ReceivedMicros      int64  `json:"received_micros"`
+	ReceivedUSD         string `json:"received_usd"`
+	Payments            int64  `json:"payments"`
+	CreditSoldMicros    int64  `json:"credit_sold_micros"`
+	CreditBalanceMicros int64  `json:"credit_balance_micros"`
+}
+
+// getMetrics answers GET /api/metrics. A request without Authorization is
+// anonymous; one with a bearer token must carry the operator token (401
+// otherwise), and a token sent to a service that has none is a 503.
+func (s *Server) getMetrics(c echo.Context) error {
+	operator, err := s.operator(c.Request().Header.Get(echo.HeaderAuthorization))
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	// This process's pending counts first, so the answer includes them.
+	if err := s.usage.Flush(ctx); err != nil {
+		return err
+	}
+	m, err := s.metrics(ctx, time.Now())
+	if err != nil {
+		return err
+	}
+	if operator {
+		m.Payments = &Payments{Currency: "USD", ReceivedUSD: usd(0)}
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return writeJSON(c, http.StatusOK, m)
+}
+
+// operator checks an Authorization header: false for none; true for the
+// operator token; an error for anything else. Tokens are compared as
+// SHA-256 digests in constant time, so neither their bytes nor their length
+// leak through timing.
+func (s *Server) operator(authorization string) (bool, error) {
+	if authorization == "" {
+		return false, nil
+	}
+	if s.cfg.MetricsToken == "" {
+		return false, &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errTokenNotConfigured,
+			Message: "This service has no operator token configured; send no Authorization header for the public numbers."}}
+	}
+	scheme, token, _ := strings.Cut(authorization, " ")
+	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
+	if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		return false, &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidToken,
+			Message: "The token is not the operator token."}}
+	}
+	return true, nil
+}
+
+// metrics reads the counters of the last metricsDays UTC days up to now.
+func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
+	today := now.UTC().Truncate(24 * time.Hour)
+	first := today.AddDate(0, 0, -(metricsDays - 1))
+	rows, err := s.store.Usage(ctx, first, today)
+	if err != nil {
+		return Metrics{}, err
+	}
+	byDay := map[string]map[string]int64{}
+	for _, r := range rows {
+		d := r.Day.Format(time.DateOnly)
+		if byDay[d] == nil {
+			byDay[d] = map[string]int64{}
+		}
+		byDay[d][r.Metric] = r.N
+	}
+	m := Metrics{App: productID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
+	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
+		n := byDay[d.Format(time.DateOnly)]
+		day := MetricsDay{
+			Day: d.Format(time.DateOnly), Visits: n[usage.Visit], Pages: n[usage.Page], Docs: n[usage.Doc],
+			API: n[usage.API], APIAI: n[usage.APIAI], APIMachine: n[usage.APIMachine],
+			MCP: n[usage.MCP], MCPTools: n[usage.MCPTool],
+		}
+		m.Days = append(m.Days, day)
+		u := &m.Usage
+		u.OKF.Visits += day.Visits
+		u.OKF.Pages += day.Pages
+		u.OKF.Docs += day.Docs
+		u.OKF.API += day.API
+		u.OKF.APIAI += day.APIAI
+		u.OKF.APIMachine += day.APIMachine
+		u.MCP.Requests += day.MCP
+		u.MCP.ToolCalls += day.MCPTools
+	}
+	m.TodayVisits = m.Days[len(m.Days)-1].Visits
+	return m, nil
+}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/usage"
+)
+
+// Usage counting (contract 4.4): every answered request of a public surface
+// adds one to its day's counter, except test traffic and the operations
+// routes themselves. The counter is in memory and flushed in batches
+// (pkg/usage), so counting costs no database write per request.
+
+// smokeHeader and smokeAgent mark test traffic (contract 4.4).
+const (
+	smokeHeader = "X-House-Smoke"
+	smokeAgent  = "house-smoke"
+)
+
+// uncounted are the routes whose requests are not usage: the operations
+// routes, and the health answer orchestrators poll.
+var uncounted = map[string]bool{
+	"/api/visit": true, "/api/metrics": true, "/api/erro-cliente": true, "/api/health": true,
+}
+
+// isSmoke reports whether a request is test traffic: the X-House-Smoke
+// header, or the User-Agent house-smoke (any version after a slash).
+func isSmoke(h http.Header) bool {
+	if _, ok := h[http.CanonicalHeaderKey(smokeHeader)]; ok {
+		return true
+	}
+	ua := strings.ToLower(strings.TrimSpace(h.Get("User-Agent")))
+	return ua == smokeAgent || strings.HasPrefix(ua, smokeAgent+"/")
+}
+
+// countUsage counts a request after it is answered, by the route that
+// answered it; unknown paths are not counted.
+func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		req := c.Request()
+		route := c.Path()
+		if req.Method == http.MethodOptions || req.Method == http.MethodHead || route == "" ||
+			uncounted[route] || isSmoke(req.Header) {
+			return err
+		}
+		switch {
+		case route == "/mcp":
+			s.usage.Add(usage.MCP, 1)
+		case strings.HasPrefix(route, "/api/"):
+			s.usage.Add(usage.API, 1)
+			switch callerOf(req.Header.Get("User-Agent")) {
+			case callerAI:
+				s.usage.Add(usage.APIAI, 1)
+			case callerMachine:
+				s.usage.Add(usage.APIMachine, 1)
+			}
+		case route == "/":
+			s.usage.Add(usage.Page, 1)
+		default:
+			s.usage.Add(usage.Doc, 1)
+		}
+		return err
+	}
+}
+
+// caller is who a request comes from, as far as its User-Agent tells.
+type caller int
+
+const (
+	callerBrowser caller = iota // a person's browser
+	callerAI                    // an AI agent or AI crawler
+	callerMachine               // any other program
+)
+
+// aiAgents are User-Agent tokens of AI agents and AI crawlers, lowercase.
+var aiAgents = []string{
+	"gptbot", "chatgpt-user", "oai-searchbot", "claudebot", "claude-user", "claude-searchbot", "claude-web",
+	"anthropic-ai", "perplexitybot", "perplexity-user", "google-extended", "googleother", "ccbot",
+	"bytespider", "amazonbot", "applebot-extended", "cohere-ai", "meta-externalagent", "meta-externalfetcher",
+	"mistralai-user", "youbot", "duckassistbot", "ai2bot", "diffbot", "mcp",
+}
+
+// callerOf classifies a User-Agent: an AI agent when it names one, a
+// browser when it is a Mozilla-style string that does not say bot,
+// crawler or spider, and a machine otherwise (curl, SDKs, scripts).
+func callerOf(ua string) caller {
+	ua = strings.ToLower(ua)
+	for _, a := range aiAgents {
+		if strings.Contains(ua, a) {
+			return callerAI
+		}
+	}
+	if strings.HasPrefix(ua, "mozilla/") && !strings.Contains(ua, "bot") &&
+		!strings.Contains(ua, "crawler") && !strings.Contains(ua, "spider") {
+		return callerBrowser
+	}
+	return callerMachine
+}
