@@ -2,7 +2,6 @@ package clientreport
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/okfindex/okf-index/pkg/logging/logtest"
 )
 
 const chromeUA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
@@ -38,34 +39,16 @@ func (c *fakeClock) Set(t time.Time) {
 	c.mu.Unlock()
 }
 
-// syncBuffer is a bytes.Buffer safe for a logger and a reading test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // harness is a Reporter logging JSON into a buffer, on a fake clock.
 type harness struct {
 	*Reporter
 	clock *fakeClock
-	out   *syncBuffer
+	out   *logtest.Buffer
 }
 
 func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
-	h := &harness{clock: &fakeClock{t: t0}, out: &syncBuffer{}}
+	h := &harness{clock: &fakeClock{t: t0}, out: &logtest.Buffer{}}
 	opts.Now = h.clock.Now
 	h.Reporter = New(slog.New(slog.NewJSONHandler(h.out, nil)), opts)
 	return h
@@ -354,7 +337,7 @@ func TestLogEvent(t *testing.T) {
 }
 
 func TestRunClosesWindows(t *testing.T) {
-	out := &syncBuffer{}
+	out := &logtest.Buffer{}
 	r := New(slog.New(slog.NewJSONHandler(out, nil)), Options{Window: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -1,15 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/okfindex/okf-index/pkg/logging/logtest"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -31,26 +31,7 @@ type testAPI struct {
 	store  *store.Store
 	full   bool
 	server *Server
-	logs   *lockedBuffer // the server's JSON log
-}
-
-// lockedBuffer is a bytes.Buffer safe for the server's concurrent writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String returns what was written so far.
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs   *logtest.Buffer // the server's JSON log
 }
 
 // newAPI starts the API of a variant on a fresh database.
@@ -72,7 +53,7 @@ func newAPIWith(t *testing.T, st *store.Store, env map[string]string) *testAPI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/okfindex/okf-index/pkg/logging/logtest"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -19,24 +19,10 @@ import (
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 )
 
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// lines returns the JSON log lines written so far.
-func (b *syncBuffer) lines(t *testing.T) []map[string]any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// logLines returns the JSON log lines written to b so far.
+func logLines(t *testing.T, b *logtest.Buffer) []map[string]any {
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 		if l == "" {
 			continue
 		}
@@ -57,7 +43,7 @@ func (b *syncBuffer) lines(t *testing.T) []map[string]any {
 // X-Request-Id header and the request log line show.
 func TestRequestIDOnHandlerLogLines(t *testing.T) {
 	st := storetest.NewStore(t)
-	var logs syncBuffer
+	var logs logtest.Buffer
 	cfg, err := config.Load(func(k string) string { return map[string]string{"PUBLIC_BASE_URL": publicBase}[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +72,7 @@ func TestRequestIDOnHandlerLogLines(t *testing.T) {
 	}
 
 	var toolLine, requestLine map[string]any
-	for _, l := range logs.lines(t) {
+	for _, l := range logLines(t, &logs) {
 		switch l["msg"] {
 		case "mcp tool failed":
 			toolLine = l
@@ -95,7 +81,7 @@ func TestRequestIDOnHandlerLogLines(t *testing.T) {
 		}
 	}
 	if toolLine == nil || requestLine == nil {
-		t.Fatalf("missing log lines: %+v", logs.lines(t))
+		t.Fatalf("missing log lines: %+v", logLines(t, &logs))
 	}
 	if toolLine["request_id"] != id || requestLine["request_id"] != id {
 		t.Errorf("request ids: header %q, tool line %v, request line %v", id, toolLine["request_id"], requestLine["request_id"])

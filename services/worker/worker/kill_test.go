@@ -1,17 +1,17 @@
 package worker_test
 
 import (
-	"bytes"
 	"context"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/okfindex/okf-index/pkg/logging/logtest"
 
 	"github.com/okfindex/okf-index/pkg/githubtest"
 	"github.com/okfindex/okf-index/services/worker/worker"
@@ -31,33 +31,14 @@ func buildWorker(t *testing.T) string {
 // workerProc is a running okf-worker process.
 type workerProc struct {
 	cmd    *exec.Cmd
-	out    *syncBuffer
+	out    *logtest.Buffer
 	exited chan struct{} // closed when the process has exited
 	err    error         // Wait's answer, once exited is closed
 }
 
-// syncBuffer is a bytes.Buffer safe for the process's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func startProc(t *testing.T, bin string, env []string) *workerProc {
 	t.Helper()
-	out := &syncBuffer{}
+	out := &logtest.Buffer{}
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = out, out
