@@ -44,7 +44,7 @@ func smokeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		if r.Err != nil {
 			fmt.Fprintf(stdout, "FAIL  %-44s %v\n", r.Name, r.Err)
 		} else {
-			fmt.Fprintf(stdout, "ok    %-44s %s\n", r.Name, r.Duration.Round(time.Millisecond))
+			fmt.Fprintf(stdout, "ok    %-44s %s\n", r.Name, r.Duration.Round(100*time.Microsecond))
 		}
 	}
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -23,6 +24,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/pgcluster"
 	"github.com/okfindex/okf-index/pkg/store"
 )
+
+// clusterPrefix starts the name of every test cluster directory.
+const clusterPrefix = "okf-test-pg-"
 
 var (
 	adminURL string
@@ -47,7 +51,15 @@ func Main(m *testing.M) {
 func run(m *testing.M) (int, error) {
 	adminURL = os.Getenv("OKF_TEST_DATABASE_URL")
 	if adminURL == "" {
-		dir, err := os.MkdirTemp("", "okf-test-pg-")
+		// A test binary that panicked or was killed left its cluster
+		// running; stop and delete those first.
+		pattern := filepath.Join(os.TempDir(), clusterPrefix+"*")
+		if n, err := pgcluster.Reap(pattern); err != nil {
+			fmt.Fprintln(os.Stderr, "storetest: reaping orphan clusters:", err)
+		} else if n > 0 {
+			fmt.Fprintf(os.Stderr, "storetest: removed %d orphan test clusters\n", n)
+		}
+		dir, err := os.MkdirTemp("", clusterPrefix)
 		if err != nil {
 			return 0, err
 		}
@@ -56,6 +68,9 @@ func run(m *testing.M) (int, error) {
 			return 0, err
 		}
 		defer cluster.Remove()
+		if err := cluster.ClaimOwnership(); err != nil {
+			return 0, err
+		}
 		adminURL = cluster.URL("postgres")
 	}
 	return m.Run(), nil
