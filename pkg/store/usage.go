@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // UsageDelta is an increment of one usage metric on one UTC day.
@@ -31,9 +33,15 @@ FROM unnest($1::date[], $2::text[], $3::bigint[]) AS d (day, metric, n)
 ORDER BY d.day, d.metric
 ON CONFLICT (day, metric) DO UPDATE SET n = u.n + EXCLUDED.n`
 
-// AddUsage adds the deltas to the day counters. Deltas of the same day and
-// metric are summed first (one statement cannot update a row twice).
-func (s *Store) AddUsage(ctx context.Context, deltas []UsageDelta) error {
+// usageFlushRetention is how long a flush id is remembered: far longer
+// than any retry of the same flush.
+const usageFlushRetention = "2 days"
+
+// AddUsage adds the deltas to the day counters, exactly once per flush id:
+// a retry with an id already applied changes nothing. Deltas of the same
+// day and metric are summed first (one statement cannot update a row
+// twice). Flush ids past usageFlushRetention are pruned on the way.
+func (s *Store) AddUsage(ctx context.Context, flushID string, deltas []UsageDelta) error {
 	sum := map[[2]string]int64{}
 	for _, d := range deltas {
 		if d.N <= 0 {
@@ -58,7 +66,18 @@ func (s *Store) AddUsage(ctx context.Context, deltas []UsageDelta) error {
 	for i, k := range keys {
 		days[i], metrics[i], ns[i] = k[0], k[1], sum[k]
 	}
-	if _, err := s.write.Exec(ctx, addUsageSQL, days, metrics, ns); err != nil {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO usage_flushes (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, flushID)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err // applied before: nothing to add
+		}
+		if _, err := tx.Exec(ctx, addUsageSQL, days, metrics, ns); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM usage_flushes WHERE flushed_at < now() - $1::interval`, usageFlushRetention)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("store: add usage: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,7 +16,7 @@ func TestUsageAddsAndReads(t *testing.T) {
 	ctx := t.Context()
 	d1 := time.Date(2026, 11, 25, 23, 59, 0, 0, time.UTC)
 	d2 := d1.Add(2 * time.Minute) // the next UTC day
-	err := st.AddUsage(ctx, []store.UsageDelta{
+	err := st.AddUsage(ctx, "00000000-0000-4000-8000-000000000001", []store.UsageDelta{
 		{Day: d1, Metric: "okf_visit", N: 2},
 		{Day: d1, Metric: "okf_visit", N: 3}, // same day and metric: summed
 		{Day: d2, Metric: "okf_visit", N: 1},
@@ -25,7 +26,11 @@ func TestUsageAddsAndReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AddUsage(ctx, []store.UsageDelta{{Day: d1, Metric: "okf_visit", N: 10}}); err != nil {
+	if err := st.AddUsage(ctx, "00000000-0000-4000-8000-000000000002", []store.UsageDelta{{Day: d1, Metric: "okf_visit", N: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	// A retry of a flush already applied adds nothing.
+	if err := st.AddUsage(ctx, "00000000-0000-4000-8000-000000000002", []store.UsageDelta{{Day: d1, Metric: "okf_visit", N: 10}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := st.Usage(ctx, d1, d2)
@@ -44,7 +49,7 @@ func TestUsageAddsAndReads(t *testing.T) {
 	if rows, _ := st.Usage(ctx, d2.AddDate(0, 0, 1), d2.AddDate(0, 0, 5)); len(rows) != 0 {
 		t.Errorf("days never counted: %+v", rows)
 	}
-	if err := st.AddUsage(ctx, []store.UsageDelta{{Day: d1, Metric: "Bad Metric", N: 1}}); err == nil {
+	if err := st.AddUsage(ctx, "00000000-0000-4000-8000-000000000003", []store.UsageDelta{{Day: d1, Metric: "Bad Metric", N: 1}}); err == nil {
 		t.Error("a malformed metric name was stored")
 	}
 }
@@ -62,7 +67,8 @@ func TestUsageConcurrentFlushes(t *testing.T) {
 			for j := range metrics {
 				deltas = append(deltas, store.UsageDelta{Day: day, Metric: metrics[(i+j)%len(metrics)], N: 1})
 			}
-			if err := st.AddUsage(t.Context(), deltas); err != nil {
+			id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+			if err := st.AddUsage(t.Context(), id, deltas); err != nil {
 				t.Error(err)
 			}
 		})

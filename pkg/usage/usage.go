@@ -4,12 +4,18 @@
 // table; Run flushes the table to Postgres every interval in one statement
 // (store.AddUsage), so counting never costs a row per request and holds
 // under any load. Replicas each flush their own increments, which add up.
-// A flush that fails keeps its increments for the next one; what a process
-// has not flushed when it dies (at most one interval) is lost.
+//
+// Every increment is counted exactly once. A flush carries an id; one whose
+// outcome is unknown (a timeout or a dropped connection, perhaps after the
+// commit) is retried with the same id, which the store applies at most
+// once. What a process has not flushed when it dies (at most one interval)
+// is lost.
 package usage
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -41,12 +47,24 @@ type Counter struct {
 
 	mu      sync.Mutex
 	pending map[key]int64
+	unsent  []*batch // flushes not known to be applied, oldest first
 }
 
 type key struct {
 	day    string // YYYY-MM-DD, UTC
 	metric string
 }
+
+// batch is one flush: an id and the increments it adds.
+type batch struct {
+	id     string
+	counts map[key]int64
+	tried  bool // sent at least once; its outcome may be unknown, so it is never merged
+}
+
+// flushTimeout bounds one flush, apart from the caller's cancellation: a
+// flush under way is not cut off halfway by shutdown.
+const flushTimeout = 10 * time.Second
 
 // New returns a counter that flushes to st. now is the clock (time.Now
 // when nil). With a nil st the counts are dropped at each flush (an API
@@ -69,50 +87,80 @@ func (c *Counter) Add(metric string, n int64) {
 	c.mu.Unlock()
 }
 
-// Flush writes the pending counts. On failure they stay pending, added to
-// whatever comes in meanwhile.
+// Flush writes the pending counts, after any earlier flush not known to be
+// applied. It stops at the first failure; what it could not write stays
+// for the next flush.
 func (c *Counter) Flush(ctx context.Context) error {
 	c.mu.Lock()
-	taken := c.pending
-	c.pending = map[key]int64{}
-	c.mu.Unlock()
-	if len(taken) == 0 || c.store == nil {
-		return nil
-	}
-	deltas := make([]store.UsageDelta, 0, len(taken))
-	for k, n := range taken {
-		day, _ := time.Parse(time.DateOnly, k.day)
-		deltas = append(deltas, store.UsageDelta{Day: day, Metric: k.metric, N: n})
-	}
-	if err := c.store.AddUsage(ctx, deltas); err != nil {
-		c.mu.Lock()
-		for k, n := range taken {
-			c.pending[k] += n
+	if len(c.pending) > 0 {
+		if n := len(c.unsent); n > 0 && !c.unsent[n-1].tried {
+			for k, v := range c.pending { // never sent: safe to grow
+				c.unsent[n-1].counts[k] += v
+			}
+		} else {
+			c.unsent = append(c.unsent, &batch{id: newFlushID(), counts: c.pending})
 		}
-		c.mu.Unlock()
-		return err
+		c.pending = map[key]int64{}
+	}
+	batches := c.unsent
+	c.unsent = nil
+	c.mu.Unlock()
+
+	for i, b := range batches {
+		if c.store == nil {
+			continue
+		}
+		b.tried = true
+		if err := c.store.AddUsage(ctx, b.id, b.deltas()); err != nil {
+			c.mu.Lock()
+			c.unsent = append(batches[i:], c.unsent...)
+			c.mu.Unlock()
+			return err
+		}
 	}
 	return nil
 }
 
-// Run flushes every interval until ctx ends, then flushes once more with a
-// short deadline of its own.
+// deltas are the batch's increments for the store.
+func (b *batch) deltas() []store.UsageDelta {
+	out := make([]store.UsageDelta, 0, len(b.counts))
+	for k, n := range b.counts {
+		day, _ := time.Parse(time.DateOnly, k.day)
+		out = append(out, store.UsageDelta{Day: day, Metric: k.metric, N: n})
+	}
+	return out
+}
+
+// Run flushes every interval until ctx ends, then flushes once more. Each
+// flush has its own deadline and is not cut off by ctx.
 func (c *Counter) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	flush := func() error {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
+		defer cancel()
+		return c.Flush(fctx)
+	}
 	for {
 		select {
 		case <-t.C:
-			if err := c.Flush(ctx); err != nil && ctx.Err() == nil {
+			if err := flush(); err != nil {
 				c.log.Warn("usage flush failed; the counts stay pending", "error", err.Error())
 			}
 		case <-ctx.Done():
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			if err := c.Flush(fctx); err != nil {
+			if err := flush(); err != nil {
 				c.log.Error("usage: final flush failed; counts lost", "error", err.Error())
 			}
-			cancel()
 			return
 		}
 	}
+}
+
+// newFlushID is a random (version 4) UUID.
+func newFlushID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

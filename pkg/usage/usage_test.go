@@ -95,3 +95,25 @@ func TestCountsGoToTheirUTCDay(t *testing.T) {
 		t.Errorf("2026-11-26: %v", got)
 	}
 }
+
+// TestCanceledFlushesCountOnce cancels flushes at random points, before,
+// during and after their commit: whatever the outcome each one saw, the
+// final count is exactly what was added.
+func TestCanceledFlushesCountOnce(t *testing.T) {
+	st := storetest.NewStore(t)
+	c := New(st, nil, nil)
+	added := int64(0)
+	for i := range 200 {
+		c.Add(Visit, 1)
+		added++
+		ctx, cancel := context.WithTimeout(t.Context(), time.Duration(i%40)*50*time.Microsecond)
+		_ = c.Flush(ctx) // any outcome
+		cancel()
+	}
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(t, st, time.Now()); got[Visit] != added {
+		t.Errorf("counted %d, added %d", got[Visit], added)
+	}
+}
