@@ -27,7 +27,9 @@ import (
 // output schemas come from api/openapi.json (the route's parameters or
 // request body, and its response schema), so a tool cannot drift from its
 // route. A bad argument is a tool result with isError and the REST error
-// body, never a JSON-RPC failure.
+// body ({"error","message","field"}), never a JSON-RPC failure: arguments
+// are checked here, one by one against their schemas, so the field at
+// fault is named, and then by the same rules as the REST route.
 
 // mcpMaxBody caps one MCP request body; a submit_bundles of 100 long URLs
 // fits with room to spare.
@@ -163,13 +165,21 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(t.route); err != nil {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
-		call := t.call
-		mcp.AddTool(srv, &tool, func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		check, err := newArgChecker(tool.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
+		}
+		call, name := t.call, tool.Name
+		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if req.Extra == nil || !isSmoke(req.Extra.Header) {
 				s.usage.Add(usage.MCPTool, 1)
 			}
+			args, err := check.args(req.Params.Arguments)
+			if err != nil {
+				return s.toolResult(ctx, log, name, nil, err), nil
+			}
 			out, err := call(ctx, args)
-			return s.toolResult(ctx, log, tool.Name, out, err), nil, nil
+			return s.toolResult(ctx, log, name, out, err), nil
 		})
 	}
 	u, _ := url.Parse(s.baseURL) // validated by pkg/config

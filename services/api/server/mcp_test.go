@@ -33,13 +33,14 @@ func mcpSession(t *testing.T, a *testAPI) *mcp.ClientSession {
 
 // toolCase is one call of a tool: with good arguments, rest is the REST
 // route whose JSON the result must carry; with bad ones, wantError is the
-// error name of the result's body, or "" for a refusal by the input schema.
+// error name of the result's body and field the argument it names.
 type toolCase struct {
 	tool      string
 	args      map[string]any
 	rest      string
 	bad       bool
 	wantError string
+	field     string
 }
 
 func TestMCPTools(t *testing.T) {
@@ -88,41 +89,43 @@ func TestMCPTools(t *testing.T) {
 
 			cases := []toolCase{
 				{tool: "api_index", args: map[string]any{}, rest: "/api/"},
-				{tool: "api_index", args: map[string]any{"verbose": true}, bad: true},
+				{tool: "api_index", args: map[string]any{"verbose": true}, bad: true, wantError: errInvalidParameter, field: "verbose"},
 				{tool: "search_bundles", args: map[string]any{}, rest: "/api/bundles"},
 				{tool: "search_bundles", args: map[string]any{"q": "recipe", "limit": 1, "sort": "name", "version": "0.2"},
 					rest: "/api/bundles?q=recipe&limit=1&sort=name&version=0.2"},
 				{tool: "search_bundles", args: map[string]any{"origin": "domain", "offset": 0}, rest: "/api/bundles?origin=domain&offset=0"},
-				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true},
-				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true},
-				{tool: "search_bundles", args: map[string]any{"limit": "ten"}, bad: true},
-				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true},
-				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: errInvalidParameter},
+				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true, wantError: errInvalidParameter, field: "sort"},
+				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true, wantError: errInvalidParameter, field: "limit"},
+				{tool: "search_bundles", args: map[string]any{"limit": "ten"}, bad: true, wantError: errInvalidParameter, field: "limit"},
+				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true, wantError: errInvalidParameter, field: "version"},
+				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: errInvalidParameter, field: "language"},
 				{tool: "get_bundle", args: map[string]any{"id": ids[0]}, rest: "/api/bundles/" + ids[0]},
 				{tool: "get_bundle", args: map[string]any{"id": ids[1]}, rest: "/api/bundles/" + ids[1]},
 				{tool: "get_bundle", args: map[string]any{"id": "no-such-bundle"}, bad: true, wantError: errNotFound},
-				{tool: "get_bundle", args: map[string]any{}, bad: true},
+				{tool: "get_bundle", args: map[string]any{"id": "UPPER"}, bad: true, wantError: errInvalidParameter, field: "id"},
+				{tool: "get_bundle", args: map[string]any{"id": 7}, bad: true, wantError: errInvalidParameter, field: "id"},
+				{tool: "get_bundle", args: map[string]any{}, bad: true, wantError: errInvalidParameter, field: "id"},
 				{tool: "index_stats", args: map[string]any{}, rest: "/api/stats"},
-				{tool: "index_stats", args: map[string]any{"full": true}, bad: true},
+				{tool: "index_stats", args: map[string]any{"full": true}, bad: true, wantError: errInvalidParameter, field: "full"},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456",
 					"urlList": []any{"https://docs.example.net/okf/index.md"}}},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456",
-					"urlList": []any{"https://elsewhere.example/okf/index.md"}}, bad: true, wantError: errURLOffHost},
+					"urlList": []any{"https://elsewhere.example/okf/index.md"}}, bad: true, wantError: errURLOffHost, field: "urlList[0]"},
 				{tool: "submit_bundles", args: map[string]any{"host": "10.0.0.1", "key": "abcdef123456",
-					"urlList": []any{"https://10.0.0.1/index.md"}}, bad: true, wantError: errInvalidHost},
+					"urlList": []any{"https://10.0.0.1/index.md"}}, bad: true, wantError: errInvalidHost, field: "host"},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "short",
-					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true},
-				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true},
+					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true, wantError: errInvalidParameter, field: "key"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true, wantError: errInvalidParameter, field: "urlList"},
 			}
 			if variant == config.VariantFull {
 				cases = append(cases,
 					toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe", "license": "MIT"}, rest: "/api/bundles?concept=recipe&license=MIT"},
 					toolCase{tool: "pricing", args: map[string]any{}, rest: "/api/pricing"},
 					toolCase{tool: "billing", args: map[string]any{}, rest: "/api/billing"},
-					toolCase{tool: "billing", args: map[string]any{"network": "base"}, bad: true},
+					toolCase{tool: "billing", args: map[string]any{"network": "base"}, bad: true, wantError: errInvalidParameter, field: "network"},
 				)
 			} else {
-				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true})
+				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true, wantError: errInvalidParameter, field: "concept"})
 			}
 			for _, c := range cases {
 				checkToolCall(t, a, session, outputs[c.tool], c)
@@ -157,11 +160,9 @@ func checkToolCall(t *testing.T, a *testAPI, session *mcp.ClientSession, output 
 			t.Errorf("%s %v: isError %v, text %q; want a tool error", c.tool, c.args, res.IsError, text)
 			return
 		}
-		if c.wantError != "" {
-			var body ErrorBody
-			if err := json.Unmarshal([]byte(text), &body); err != nil || body.Error != c.wantError || body.Message == "" {
-				t.Errorf("%s %v: error text %q, want the REST error body %q", c.tool, c.args, text, c.wantError)
-			}
+		var body ErrorBody
+		if err := json.Unmarshal([]byte(text), &body); err != nil || body.Error != c.wantError || body.Message == "" || body.Field != c.field {
+			t.Errorf("%s %v: error text %q, want the REST error body %q with field %q", c.tool, c.args, text, c.wantError, c.field)
 		}
 		return
 	}
