@@ -37,6 +37,10 @@ var (
 	// such as a.veryLongPropertyName.anotherLongName do not.
 	threeSegments  = regexp.MustCompile(`[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`)
 	prefixedSecret = regexp.MustCompile(`(?:hsk|cred)_[A-Za-z0-9_-]{6,}`)
+	// Well-known vendor token shapes: GitHub (ghp_, gho_, ghu_, ghs_, ghr_,
+	// github_pat_), OpenAI and Anthropic style (sk-...), Slack (xox?-),
+	// AWS access key ids, Google API keys.
+	vendorToken    = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})`)
 	jsonSecret     = regexp.MustCompile(`(?i)("[a-z0-9_-]*(?:token|key|secret|password|passwd|pwd|credentials?|cookie|authorization|session|sid)"[ \t]*:[ \t]*")((?:[^"\\]|\\.)*)(")`)
 	assignedSecret = regexp.MustCompile(`(?i)((?:token|key|secret|password|passwd|pwd|pass|signature|sig|session|sessid|sid|credentials?|auth|otp|cookie)[ \t]*=[ \t]*)([^\s&#;,"'<>()\[\]{}]+)`)
 	// "name: value" only for names that never start an ordinary message:
@@ -106,6 +110,10 @@ func redact(s string) string {
 	}
 	if has("pass", "pwd", "secret", "key") {
 		s = labelledSecret.ReplaceAllString(s, "${1}${2}"+markSecret)
+	}
+	// After the named secrets, so "api_key=sk-..." reads as a secret.
+	if strings.ContainsAny(s, "_-") || strings.Contains(s, "AKIA") || strings.Contains(s, "AIza") {
+		s = vendorToken.ReplaceAllString(s, markToken)
 	}
 	if strings.Contains(s, "@") || strings.Contains(s, "%40") {
 		s = emailPattern.ReplaceAllString(s, markEmail)

@@ -30,6 +30,13 @@ func TestRedact(t *testing.T) {
 		{"prefixed", "credit cred_ZmFrZS1jcmVkaXQ was empty", "credit " + markToken + " was empty"},
 		{"prefixed", "x_hsk_abcdefgh", "x_" + markToken},
 
+		// Vendor tokens.
+		{"vendor", "push failed for ghp_1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWx", "push failed for " + markToken},
+		{"vendor", "pat github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "pat " + markToken},
+		{"vendor", "model call sk-proj-AbCdEf0123456789GhIjKl failed", "model call " + markToken + " failed"},
+		{"vendor", "slack xoxb-1234567890-abcdefghij", "slack " + markToken},
+		{"vendor", "aws AKIAIOSFODNN7EXAMPLE used", "aws " + markToken + " used"},
+
 		// JWT-like tokens.
 		{"jwt", "token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c expired",
 			"token " + markToken + " expired"},

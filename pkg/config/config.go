@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 )
 
 // Variants of a deployment.
@@ -38,6 +39,12 @@ type Config struct {
 	X402PayTo       string // X402_PAY_TO: receiving address; "" is not configured
 	X402Facilitator string // X402_FACILITATOR_URL
 	X402Mode        string // X402_MODE: live or dev
+
+	// ShutdownDelay (SHUTDOWN_DELAY, a Go duration, 0 to 60s) is how long
+	// the API keeps serving after SIGTERM while its readiness already
+	// fails, so a load balancer stops sending it traffic before its
+	// listener closes. 0 in development; a few seconds behind Kubernetes.
+	ShutdownDelay time.Duration
 }
 
 // Defaults.
@@ -100,6 +107,13 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.X402Mode != "live" && c.X402Mode != "dev" {
 		return Config{}, fmt.Errorf("config: X402_MODE %q must be live or dev", c.X402Mode)
+	}
+	if v := getenv("SHUTDOWN_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Minute {
+			return Config{}, fmt.Errorf("config: SHUTDOWN_DELAY %q must be a duration from 0s to 60s", v)
+		}
+		c.ShutdownDelay = d
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)

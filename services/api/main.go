@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -81,8 +82,18 @@ func run(log *slog.Logger) error {
 			return err
 		}
 	}
+	// Once SIGTERM arrives, readiness fails at once, so the load balancer
+	// stops sending traffic during the shutdown delay, before the listener
+	// closes.
+	var draining atomic.Bool
+	ready := func(ctx context.Context) error {
+		if draining.Load() {
+			return errors.New("shutting down")
+		}
+		return st.Ping(ctx)
+	}
 	opsLn, err := ops.Listen(cfg.OpsAddr, ops.NewHandler(ops.Options{
-		Ready: st.Ping, Gatherer: reg, RiverUI: ui, Token: cfg.MetricsToken, Logger: log,
+		Ready: ready, Gatherer: reg, RiverUI: ui, Token: cfg.MetricsToken, Logger: log,
 	}), log)
 	if err != nil {
 		return fmt.Errorf("operator listener: %w", err)
@@ -112,6 +123,11 @@ func run(log *slog.Logger) error {
 	case <-ctx.Done():
 	}
 	stop() // a second signal kills the process at once
+	draining.Store(true)
+	if cfg.ShutdownDelay > 0 {
+		log.Info("shutting down: not ready; still serving for the shutdown delay", "delay", cfg.ShutdownDelay.String())
+		time.Sleep(cfg.ShutdownDelay)
+	}
 	log.Info("shutting down: draining requests in flight")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

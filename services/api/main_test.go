@@ -154,7 +154,7 @@ func TestOperatorListener(t *testing.T) {
 		`okf_http_requests_total{method="GET",route="/api/bundles/:id",status="404"} 1`,
 		`okf_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
 		`okf_http_requests_total{method="POST",route="/api/ping",status="202"} 1`,
-		`okf_http_request_duration_seconds_count{method="POST",route="/api/ping"} 1`,
+		`okf_http_request_duration_seconds_count{method="POST",route="/api/ping",status="202"} 1`,
 		`okf_river_jobs{kind="verify_ping",state="available"} 1`,
 		`okf_pings{estado="pendente"} 1`,
 		`okf_db_pool_total_conns{pool="read"}`,
@@ -316,5 +316,40 @@ func TestRiverUIWithoutToken(t *testing.T) {
 	}
 	if s, _, _ := call(t, "GET", p.ops+ops.ReadyPath, "", ""); s != 200 {
 		t.Errorf("readyz: %d", s)
+	}
+}
+
+// With SHUTDOWN_DELAY, SIGTERM first makes readiness fail while the API
+// still answers, so a load balancer drains it before its listener closes;
+// then the process drains and exits 0.
+func TestShutdownDelay(t *testing.T) {
+	p := startAPI(t, "SHUTDOWN_DELAY=2s")
+	if s, _, _ := call(t, "GET", p.ops+"/readyz", "", ""); s != 200 {
+		t.Fatalf("readyz before SIGTERM: %d", s)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Second)
+	for {
+		s, _, body := call(t, "GET", p.ops+"/readyz", "", "")
+		if s == http.StatusServiceUnavailable && strings.Contains(body, "shutting down") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz after SIGTERM: %d %s, want 503 at once", s, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if s, _, _ := call(t, "GET", p.api+"/api/health", "", ""); s != 200 {
+		t.Errorf("during the delay the API answered %d, want 200", s)
+	}
+	select {
+	case <-p.exited:
+		if p.exitErr != nil {
+			t.Fatalf("exit: %v", p.exitErr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("okf-api did not exit")
 	}
 }

@@ -9,6 +9,11 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 )
 
+// maxPendingReports bounds the distinct failures one process holds per
+// minute (each up to the 64 KiB body cap); more are dropped and counted in
+// one event. The web page has a few dozen failure sites, not hundreds.
+const maxPendingReports = 200
+
 // postErroCliente answers POST /api/erro-cliente (contract 4.4): always 204
 // with no body. The report goes to pkg/clientreport, which validates,
 // redacts and merges it and writes a log event; nothing reaches the

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -18,6 +19,35 @@ import (
 
 // metricsDays is how many UTC days, today included, the answer covers.
 const metricsDays = 30
+
+// metricsTTL is how long one reading of the counters answers every caller:
+// a public route must not turn each request into a database read. Counts
+// reach the database about once a second anyway (pkg/usage).
+const metricsTTL = time.Second
+
+// metricsCache holds the last reading of the counters. Callers that find it
+// stale wait for one of them to read again (the lock is held across the
+// read), so a burst costs one query.
+type metricsCache struct {
+	mu   sync.Mutex
+	at   time.Time
+	last Metrics
+}
+
+// get returns the cached reading, or a fresh one from read when stale.
+func (mc *metricsCache) get(ctx context.Context, read func(context.Context) (Metrics, error)) (Metrics, error) {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if !mc.at.IsZero() && time.Since(mc.at) < metricsTTL {
+		return mc.last, nil
+	}
+	m, err := read(ctx)
+	if err != nil {
+		return Metrics{}, err
+	}
+	mc.at, mc.last = time.Now(), m
+	return m, nil
+}
 
 // Error names of GET /api/metrics.
 const (
@@ -96,12 +126,9 @@ func (s *Server) getMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	// This process's pending counts first, so the answer includes them.
-	if err := s.usage.Flush(ctx); err != nil {
-		return err
-	}
-	m, err := s.metrics(ctx, time.Now())
+	m, err := s.metricsCache.get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
+		return s.metrics(ctx, time.Now())
+	})
 	if err != nil {
 		return err
 	}

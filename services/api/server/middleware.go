@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -32,6 +33,7 @@ const corsMaxAge = "86400"
 // client got.
 func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
+		dropForeignRequestID,
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{RequestIDHandler: requestIDToContext}),
 	}
 	if reg != nil {
@@ -49,6 +51,36 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareF
 		cors,
 		timeout,
 	)
+}
+
+// pathOnlyRoutes are logged without their query string: the contract
+// keeps no query string of a client error report (4.4), and a visit's
+// query tells the log nothing it needs.
+var pathOnlyRoutes = map[string]bool{"/api/erro-cliente": true, "/api/visit": true}
+
+// loggedURI is the request URI the request log keeps for a route.
+func loggedURI(route, uri, path string) string {
+	if pathOnlyRoutes[route] {
+		return path
+	}
+	return uri
+}
+
+// requestIDShape is a request id the service accepts from a client (a
+// proxy's or a load balancer's): short, and safe to log and echo.
+var requestIDShape = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// dropForeignRequestID removes an incoming X-Request-Id of any other shape,
+// so the service makes its own: a client cannot write what it likes into
+// every log line of its request.
+func dropForeignRequestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Request().Header
+		if id := h.Get(echo.HeaderXRequestID); id != "" && !requestIDShape.MatchString(id) {
+			h.Del(echo.HeaderXRequestID)
+		}
+		return next(c)
+	}
 }
 
 // requestIDToContext puts the request id in the request's context, where
@@ -77,7 +109,7 @@ func requestLog(log *slog.Logger) echo.MiddlewareFunc {
 			attrs := []slog.Attr{
 				slog.String("request_id", v.RequestID),
 				slog.String("method", v.Method),
-				slog.String("uri", v.URI),
+				slog.String("uri", loggedURI(v.RoutePath, v.URI, c.Request().URL.Path)),
 				slog.String("route", v.RoutePath),
 				slog.Int("status", v.Status),
 				slog.Float64("latency_ms", float64(v.Latency.Microseconds())/1000),
@@ -162,9 +194,9 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 		}, []string{"route", "method", "status"})),
 		latency: registerOrExisting(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "okf_http_request_duration_seconds",
-			Help:    "Time to answer an HTTP request, by route and method.",
+			Help:    "Time to answer an HTTP request, by route, method and status.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route", "method"})),
+		}, []string{"route", "method", "status"})),
 	}
 }
 
@@ -194,8 +226,9 @@ func (m *httpMetrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		route, method := m.route(c), methodLabel(c.Request().Method)
-		m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
+		code := strconv.Itoa(status)
+		m.requests.WithLabelValues(route, method, code).Inc()
+		m.latency.WithLabelValues(route, method, code).Observe(time.Since(start).Seconds())
 		return err
 	}
 }

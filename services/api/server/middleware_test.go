@@ -52,6 +52,7 @@ func TestRequestIDOnHandlerLogLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	st.Close() // every tool that reads the store now fails inside the service
@@ -100,6 +101,7 @@ func TestHTTPMetricsByRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	for _, r := range []struct{ method, path string }{
@@ -155,4 +157,28 @@ func srvCounter(t *testing.T, reg *prometheus.Registry, labels ...string) promet
 		Help: "HTTP requests answered, by route, method and status.",
 	}, []string{"route", "method", "status"}))
 	return c.WithLabelValues(labels...)
+}
+
+// TestForeignRequestID: a proxy's well-formed X-Request-Id is kept; any
+// other is replaced by the service's own, so a client cannot write what it
+// likes into the logs.
+func TestForeignRequestID(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, config.VariantBase)
+	for sent, kept := range map[string]bool{
+		"lb-7f3a9c21.b":                  true,
+		"forged id <script>":             false,
+		strings.Repeat("a", 65):          false,
+		"line\u2028break":                false,
+		"0123456789abcdef0123456789abcd": true,
+	} {
+		resp, _ := a.do(http.MethodGet, "/api/health", http.Header{"X-Request-Id": {sent}})
+		got := resp.Header.Get("X-Request-Id")
+		if (got == sent) != kept || !requestIDShape.MatchString(got) {
+			t.Errorf("sent %q, answered %q (kept: want %v)", sent, got, kept)
+		}
+		if !kept && strings.Contains(a.logs.String(), sent) {
+			t.Errorf("the foreign id %q reached the log", sent)
+		}
+	}
 }

@@ -39,9 +39,16 @@ func (a *testAPI) send(method, path string, body []byte, header map[string]strin
 	return resp, out
 }
 
-// metricsNow reads GET /api/metrics anonymously.
+// metricsNow flushes the server's usage counts and reads GET /api/metrics
+// anonymously, past its cache.
 func (a *testAPI) metricsNow() Metrics {
 	a.t.Helper()
+	if err := a.server.usage.Flush(a.t.Context()); err != nil {
+		a.t.Fatal(err)
+	}
+	a.server.metricsCache.mu.Lock()
+	a.server.metricsCache.at = time.Time{}
+	a.server.metricsCache.mu.Unlock()
 	var m Metrics
 	a.get("/api/metrics", 200, &m)
 	return m
@@ -163,14 +170,16 @@ func TestUsageCounting(t *testing.T) {
 	}{
 		{"/", chrome}, {"/", chrome}, // 2 pages
 		{"/llms.txt", claude}, {"/okf/index.md", curl}, {"/.well-known/api-catalog", curl}, // 3 documents
-		{"/api/bundles", chrome}, {"/api/bundles", claude}, {"/api/stats", claude}, {"/api/bundles/no-such", curl}, // 4 API: 2 AI, 1 machine
+		{"/api/bundles", chrome}, {"/api/bundles", claude}, {"/api/stats", claude}, {"/api/ping/status?host=a.example", curl}, // 4 API: 2 AI, 1 machine
 		{"/api/health", curl}, {"/api/metrics", curl}, {"/api/nope", curl}, {"/nope", chrome}, // not counted
+		{"/api/bundles/no-such", curl}, {"/okf/made-up.md", curl}, {"/api/bundles?limit=0", curl}, // refusals: not counted
 		{"/api/bundles", smoke}, {"/", smoke}, {"/llms.txt", smoke}, // test traffic
 	} {
 		a.do(http.MethodGet, r.path, r.header)
 	}
 	a.do(http.MethodOptions, "/api/bundles", http.Header{"Origin": {"https://x.example"}, "Access-Control-Request-Method": {"GET"}})
 	a.do(http.MethodHead, "/api/bundles", curl)
+	a.do(http.MethodPost, "/openapi.json", curl) // 405: not counted
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_stats","arguments":{}}}`
 	rpc(t, a, "", map[string]string{"MCP-Protocol-Version": "2025-11-25"}, call)                       // 1 MCP request, 1 tool call
 	rpc(t, a, "", map[string]string{"MCP-Protocol-Version": "2025-11-25", "X-House-Smoke": "1"}, call) // test traffic
@@ -220,7 +229,7 @@ func TestErroCliente(t *testing.T) {
 		bytes.Repeat([]byte("{"), 100<<10), // over the body cap
 	}
 	for i, b := range bodies {
-		resp, body := a.send(http.MethodPost, "/api/erro-cliente", b, map[string]string{
+		resp, body := a.send(http.MethodPost, "/api/erro-cliente?token=query-secret", b, map[string]string{
 			"Content-Type": "application/json", "User-Agent": "Mozilla/5.0 (X11) Firefox/133.0", "Cookie": "__Host-house-auth=secret-cookie",
 		})
 		if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
@@ -251,7 +260,7 @@ func TestErroCliente(t *testing.T) {
 	if counts["UI-JS-001"] != 3 || counts["UI-CSP-001"] != 1 || counts["UI-APP-001"] != 1 {
 		t.Errorf("event counts %v", counts)
 	}
-	for _, leak := range []string{"segredo", "token=abc", "ana@example.com", "91234-5678", "secret-cookie", "Firefox/133.0", "127.0.0.1"} {
+	for _, leak := range []string{"segredo", "token=abc", "ana@example.com", "91234-5678", "secret-cookie", "Firefox/133.0", "127.0.0.1", "query-secret"} {
 		if strings.Contains(logs, leak) {
 			t.Errorf("the log keeps %q:\n%s", leak, logs)
 		}

@@ -57,11 +57,12 @@ type Server struct {
 	build   string
 	routes  []Route // the routes of this variant
 
-	mcp     http.Handler // POST /mcp
-	usage   *usage.Counter
-	reports *clientreport.Reporter
-	stop    context.CancelFunc // ends the usage and report loops
-	stopped chan struct{}      // closed when both loops have ended
+	mcp          http.Handler // POST /mcp
+	usage        *usage.Counter
+	metricsCache metricsCache // GET /api/metrics
+	reports      *clientreport.Reporter
+	stop         context.CancelFunc // ends the usage and report loops
+	stopped      chan struct{}      // closed when both loops have ended
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -93,7 +94,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	var err error
 	s.usage = usage.New(st, log, nil)
-	s.reports = clientreport.New(log, clientreport.Options{})
+	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}

@@ -9,9 +9,11 @@ import (
 	"github.com/okfindex/okf-index/pkg/usage"
 )
 
-// Usage counting (contract 4.4): every answered request of a public surface
-// adds one to its day's counter, except test traffic and the operations
-// routes themselves. The counter is in memory and flushed in batches
+// Usage counting (contract 4.4): every request of a public surface answered
+// with success (2xx or 3xx) adds one to its day's counter, except test
+// traffic and the operations routes themselves. Refusals and misses (4xx,
+// 5xx) are not usage, and counting them would let anyone inflate the public
+// numbers with made-up names. The counter is in memory and flushed in batches
 // (pkg/usage), so counting costs no database write per request.
 
 // smokeHeader and smokeAgent mark test traffic (contract 4.4).
@@ -36,14 +38,18 @@ func isSmoke(h http.Header) bool {
 	return ua == smokeAgent || strings.HasPrefix(ua, smokeAgent+"/")
 }
 
-// countUsage counts a request after it is answered, by the route that
-// answered it; unknown paths are not counted.
+// countUsage counts a request after it is answered with success, by the
+// route that answered it.
 func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		err := next(c)
 		req := c.Request()
 		route := c.Path()
-		if req.Method == http.MethodOptions || req.Method == http.MethodHead || route == "" ||
+		status := c.Response().Status
+		if err != nil {
+			status, _, _ = errorResponse(err) // the outer middleware writes it
+		}
+		if status >= 400 || req.Method == http.MethodOptions || req.Method == http.MethodHead || route == "" ||
 			uncounted[route] || isSmoke(req.Header) {
 			return err
 		}
