@@ -55,3 +55,32 @@ func TestRequireToken(t *testing.T) {
 		})
 	}
 }
+
+// TestRequireTokenRefusesCrossSiteWrites: with the token, a browser's
+// write from another site is refused; reads, same-origin writes and
+// scripts' writes (no Sec-Fetch-Site) pass.
+func TestRequireTokenRefusesCrossSiteWrites(t *testing.T) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	for _, tc := range []struct {
+		method, site string
+		status       int
+	}{
+		{http.MethodPost, "cross-site", http.StatusForbidden},
+		{http.MethodDelete, "same-site", http.StatusForbidden},
+		{http.MethodPost, "same-origin", http.StatusTeapot},
+		{http.MethodPost, "none", http.StatusTeapot},
+		{http.MethodPost, "", http.StatusTeapot},
+		{http.MethodGet, "cross-site", http.StatusTeapot},
+	} {
+		r := httptest.NewRequest(tc.method, ops.RiverUIPath+"api/jobs/cancel", nil)
+		r.SetBasicAuth("operator", "s3cret")
+		if tc.site != "" {
+			r.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		w := httptest.NewRecorder()
+		ops.RequireToken("s3cret", inner).ServeHTTP(w, r)
+		if w.Code != tc.status {
+			t.Errorf("%s with Sec-Fetch-Site %q: %d, want %d", tc.method, tc.site, w.Code, tc.status)
+		}
+	}
+}
