@@ -42,7 +42,7 @@ bench:
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/
 	go test -run '^$$' -bench . ./pkg/okf/
 	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
-	go test -run '^$$' -bench Visits2000Concurrent -benchtime 3x ./services/api/server/
+	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP' -benchtime 2s ./services/api/server/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./pkg/okf/
