@@ -202,22 +202,19 @@ func (s *Server) serveMCP(c echo.Context) error {
 // answers, as structured content and as text. An error becomes a tool error
 // whose text is the REST error body; the service's own failures are logged.
 func (s *Server) toolResult(ctx context.Context, log *slog.Logger, name string, out any, err error) *mcp.CallToolResult {
-	if err != nil {
-		_, body, internal := errorResponse(err)
-		if internal {
-			log.ErrorContext(ctx, "mcp tool failed", "tool", name, "error", err.Error())
+	if err == nil {
+		var b []byte
+		if b, err = marshal(out); err == nil {
+			raw := json.RawMessage(b[:len(b)-1]) // marshal ends with a newline
+			return &mcp.CallToolResult{StructuredContent: raw, Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}
 		}
-		b, _ := marshal(body)
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 	}
-	b, err := marshal(out)
-	if err != nil {
-		log.ErrorContext(ctx, "mcp tool result", "tool", name, "error", err.Error())
-		b, _ := marshal(ErrorBody{Error: errInternal, Message: "The service failed to answer; the failure is logged."})
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	_, body, internal := errorResponse(err)
+	if internal {
+		log.ErrorContext(ctx, "mcp tool failed", "tool", name, "error", err.Error())
 	}
-	raw := json.RawMessage(b[:len(b)-1]) // marshal ends with a newline
-	return &mcp.CallToolResult{StructuredContent: raw, Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}
+	b, _ := marshal(body)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b[:len(b)-1])}}}
 }
 
 // queryOf writes a search_bundles argument object as the query string of
