@@ -27,9 +27,10 @@ import (
 // output schemas come from api/openapi.json (the route's parameters or
 // request body, and its response schema), so a tool cannot drift from its
 // route. A bad argument is a tool result with isError and the REST error
-// body ({"error","message","field"}), never a JSON-RPC failure: arguments
-// are checked here, one by one against their schemas, so the field at
-// fault is named, and then by the same rules as the REST route.
+// body ({"error","message","field"}), never a JSON-RPC failure: the
+// arguments' shape and types are checked here, naming the argument at
+// fault, and their values by the REST route's own rules, so a tool's error
+// has the name and field its route's would have.
 
 // mcpMaxBody caps one MCP request body; a submit_bundles of 100 long URLs
 // fits with room to spare.
@@ -85,7 +86,10 @@ func (s *Server) mcpTools() []mcpTool {
 				"(visibility low) answer too. The same JSON as GET /api/bundles/{id}; an unknown id is a not_found error.",
 			Annotations: read,
 		}, call: func(ctx context.Context, args map[string]any) (any, error) {
-			id, _ := args["id"].(string)
+			id, ok := args["id"].(string)
+			if !ok { // a path parameter: the route always has one
+				return nil, invalidParameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
+			}
 			return s.bundle(ctx, id)
 		}},
 		{route: "GET /api/stats", tool: &mcp.Tool{
@@ -155,6 +159,10 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	fullSchemas, err := newToolSchemas(true)
+	if err != nil {
+		return nil, err
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "okf-index", Title: AppName, Version: s.build},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: log})
 	for _, t := range s.mcpTools() {
@@ -165,7 +173,13 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(t.route); err != nil {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
-		check, err := newArgChecker(tool.InputSchema)
+		var fullInput any
+		if !s.full {
+			if fullInput, _, err = fullSchemas.forRoute(t.route); err != nil {
+				return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
+			}
+		}
+		check, err := newArgChecker(tool.InputSchema, fullInput)
 		if err != nil {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}

@@ -94,15 +94,15 @@ func TestMCPTools(t *testing.T) {
 				{tool: "search_bundles", args: map[string]any{"q": "recipe", "limit": 1, "sort": "name", "version": "0.2"},
 					rest: "/api/bundles?q=recipe&limit=1&sort=name&version=0.2"},
 				{tool: "search_bundles", args: map[string]any{"origin": "domain", "offset": 0}, rest: "/api/bundles?origin=domain&offset=0"},
-				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true, wantError: errInvalidParameter, field: "sort"},
-				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true, wantError: errInvalidParameter, field: "limit"},
+				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true, wantError: errInvalidParameter, field: "sort", rest: "/api/bundles?sort=best"},
+				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true, wantError: errInvalidParameter, field: "limit", rest: "/api/bundles?limit=0"},
 				{tool: "search_bundles", args: map[string]any{"limit": "ten"}, bad: true, wantError: errInvalidParameter, field: "limit"},
-				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true, wantError: errInvalidParameter, field: "version"},
-				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: errInvalidParameter, field: "language"},
+				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true, wantError: errInvalidParameter, field: "version", rest: "/api/bundles?version=1,2,3,4,5,6"},
+				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: errInvalidParameter, field: "language", rest: "/api/bundles?language=%20,Go"},
 				{tool: "get_bundle", args: map[string]any{"id": ids[0]}, rest: "/api/bundles/" + ids[0]},
 				{tool: "get_bundle", args: map[string]any{"id": ids[1]}, rest: "/api/bundles/" + ids[1]},
-				{tool: "get_bundle", args: map[string]any{"id": "no-such-bundle"}, bad: true, wantError: errNotFound},
-				{tool: "get_bundle", args: map[string]any{"id": "UPPER"}, bad: true, wantError: errInvalidParameter, field: "id"},
+				{tool: "get_bundle", args: map[string]any{"id": "no-such-bundle"}, bad: true, wantError: errNotFound, rest: "/api/bundles/no-such-bundle"},
+				{tool: "get_bundle", args: map[string]any{"id": "UPPER"}, bad: true, wantError: errNotFound, rest: "/api/bundles/UPPER"},
 				{tool: "get_bundle", args: map[string]any{"id": 7}, bad: true, wantError: errInvalidParameter, field: "id"},
 				{tool: "get_bundle", args: map[string]any{}, bad: true, wantError: errInvalidParameter, field: "id"},
 				{tool: "index_stats", args: map[string]any{}, rest: "/api/stats"},
@@ -114,8 +114,10 @@ func TestMCPTools(t *testing.T) {
 				{tool: "submit_bundles", args: map[string]any{"host": "10.0.0.1", "key": "abcdef123456",
 					"urlList": []any{"https://10.0.0.1/index.md"}}, bad: true, wantError: errInvalidHost, field: "host"},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "short",
-					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true, wantError: errInvalidParameter, field: "key"},
-				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true, wantError: errInvalidParameter, field: "urlList"},
+					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true, wantError: errInvalidKey, field: "key"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true, wantError: errInvalidURLList, field: "urlList"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": "https://docs.example.net/index.md"}, bad: true, wantError: errInvalidParameter, field: "urlList"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": []any{1}}, bad: true, wantError: errInvalidParameter, field: "urlList"},
 			}
 			if variant == config.VariantFull {
 				cases = append(cases,
@@ -125,7 +127,7 @@ func TestMCPTools(t *testing.T) {
 					toolCase{tool: "billing", args: map[string]any{"network": "base"}, bad: true, wantError: errInvalidParameter, field: "network"},
 				)
 			} else {
-				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true, wantError: errInvalidParameter, field: "concept"})
+				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true, wantError: errUnsupportedParameter, field: "concept", rest: "/api/bundles?concept=recipe"})
 			}
 			for _, c := range cases {
 				checkToolCall(t, a, session, outputs[c.tool], c)
@@ -163,6 +165,11 @@ func checkToolCall(t *testing.T, a *testAPI, session *mcp.ClientSession, output 
 		var body ErrorBody
 		if err := json.Unmarshal([]byte(text), &body); err != nil || body.Error != c.wantError || body.Message == "" || body.Field != c.field {
 			t.Errorf("%s %v: error text %q, want the REST error body %q with field %q", c.tool, c.args, text, c.wantError, c.field)
+		}
+		if c.rest != "" { // the route refuses the same request with the same body
+			if _, rest := a.do(http.MethodGet, c.rest, nil); !jsonEqual(t, rest, []byte(text)) {
+				t.Errorf("%s %v: tool error %s, but GET %s answers %s", c.tool, c.args, text, c.rest, rest)
+			}
 		}
 		return
 	}

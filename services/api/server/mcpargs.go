@@ -9,17 +9,21 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// argChecker checks a tool's arguments against its input schema, one
-// argument at a time, so a failure names the argument at fault the way a
-// REST error names its field.
+// argChecker checks what the REST route cannot see in a tool's arguments:
+// that they are an object, that each is an argument of the tool, and that
+// each has its JSON type. A failure names the argument at fault. Values
+// (ranges, patterns, lists, required fields) are left to the route's own
+// rules, so a tool answers the same error, name and field as its route.
 type argChecker struct {
-	props    map[string]*jsonschema.Resolved
-	required []string
+	props    map[string]*jsonschema.Resolved // each property's type only
+	fullOnly map[string]bool                 // arguments of the full variant's tool, on base
 }
 
-// newArgChecker resolves each property of an object schema (with the
-// schema's $defs, for references) on its own.
-func newArgChecker(schema any) (*argChecker, error) {
+// newArgChecker resolves the JSON type of each property of an object
+// schema on its own. fullSchema is the full variant's schema of the same
+// tool (nil on full), whose extra properties answer unsupported_parameter
+// on base, as the route does.
+func newArgChecker(schema, fullSchema any) (*argChecker, error) {
 	in, ok := schema.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("input schema is %T, not an object", schema)
@@ -31,11 +35,7 @@ func newArgChecker(schema any) (*argChecker, error) {
 		if !ok {
 			return nil, fmt.Errorf("property %s is not a schema", name)
 		}
-		prop = clone(prop)
-		if defs, ok := in["$defs"]; ok {
-			prop["$defs"] = defs
-		}
-		b, err := json.Marshal(prop)
+		b, err := json.Marshal(typeOnly(prop))
 		if err != nil {
 			return nil, err
 		}
@@ -47,19 +47,36 @@ func newArgChecker(schema any) (*argChecker, error) {
 			return nil, fmt.Errorf("property %s: %w", name, err)
 		}
 	}
-	req, _ := in["required"].([]any)
-	for _, r := range req {
-		if name, ok := r.(string); ok {
-			c.required = append(c.required, name)
+	if full, ok := fullSchema.(map[string]any); ok {
+		c.fullOnly = map[string]bool{}
+		fullProps, _ := full["properties"].(map[string]any)
+		for name := range fullProps {
+			if _, ok := props[name]; !ok {
+				c.fullOnly[name] = true
+			}
 		}
 	}
 	return c, nil
 }
 
+// typeOnly keeps of a schema what says a value's JSON type: type, and the
+// type of an array's items.
+func typeOnly(schema map[string]any) map[string]any {
+	out := map[string]any{}
+	if t, ok := schema["type"]; ok {
+		out["type"] = t
+	}
+	if items, ok := schema["items"].(map[string]any); ok {
+		out["items"] = typeOnly(items)
+	}
+	return out
+}
+
 // args decodes and checks the arguments of a call: a JSON object (absent
-// or null is an empty one) whose every key is a property of the schema,
-// every value valid against it, and every required one present. The first
-// fault, in argument name order, is an invalid_parameter error.
+// or null is an empty one) whose every key is a property of the schema and
+// every value of its type. The first fault, in argument name order, is an
+// invalid_parameter error (unsupported_parameter for an argument of the
+// full variant on base).
 func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	args := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
@@ -70,11 +87,6 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 			args = map[string]any{}
 		}
 	}
-	for _, name := range c.required {
-		if _, ok := args[name]; !ok {
-			return nil, invalidParameter(name, "%s is required.", name)
-		}
-	}
 	names := make([]string, 0, len(args))
 	for name := range args {
 		names = append(names, name)
@@ -82,6 +94,9 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	slices.Sort(names)
 	for _, name := range names {
 		schema, ok := c.props[name]
+		if !ok && c.fullOnly[name] {
+			return nil, unsupportedParameter(name)
+		}
 		if !ok {
 			known := make([]string, 0, len(c.props))
 			for k := range c.props {
@@ -94,7 +109,7 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 			return nil, invalidParameter(name, "%s is not an argument of this tool; it takes %s.", name, strings.Join(known, ", "))
 		}
 		if err := schema.Validate(args[name]); err != nil {
-			return nil, invalidParameter(name, "%s is not valid: %v", name, err)
+			return nil, invalidParameter(name, "%s has the wrong type: %v", name, err)
 		}
 	}
 	return args, nil
