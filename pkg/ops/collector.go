@@ -108,7 +108,7 @@ type statsCollector struct {
 }
 
 // NewStatsCollector returns the collector of okf_river_jobs, okf_sweep_*,
-// okf_pings and okf_db_stats_up.
+// okf_pings, okf_pings_pending and okf_db_stats_up.
 func NewStatsCollector(src Source, log *slog.Logger) prometheus.Collector {
 	if log == nil {
 		log = slog.Default()
@@ -117,19 +117,20 @@ func NewStatsCollector(src Source, log *slog.Logger) prometheus.Collector {
 }
 
 var statsDescs = struct {
-	up, jobs, round, candidates, windows, pings *prometheus.Desc
+	up, jobs, round, candidates, windows, pings, pending *prometheus.Desc
 }{
 	up:         desc("okf_db_stats_up", "1 when the last scrape read the database counts, else 0."),
 	jobs:       desc("okf_river_jobs", "River jobs in the database by kind and state.", "kind", "state"),
 	round:      desc("okf_sweep_round_start_timestamp_seconds", "Start of the newest GitHub sweep discovery round."),
 	candidates: desc("okf_sweep_candidates", "Sweep candidate repositories: swept in the newest round (done), not yet (pending), gone.", "state"),
 	windows:    desc("okf_sweep_windows", "Search slices of the newest discovery round by discoverer: finished (done) or still paging (open).", "discoverer", "state"),
-	pings:      desc("okf_pings", "IndexNow submitted URLs by estado (pendente, publicado, rejeitado).", "estado"),
+	pings:      desc("okf_pings", "IndexNow URLs submitted in the last 24 hours, by estado (pendente, publicado, rejeitado).", "estado"),
+	pending:    desc("okf_pings_pending", "IndexNow URLs still waiting for their key check, however old."),
 }
 
 func (statsCollector) Describe(ch chan<- *prometheus.Desc) {
 	d := statsDescs
-	for _, x := range []*prometheus.Desc{d.up, d.jobs, d.round, d.candidates, d.windows, d.pings} {
+	for _, x := range []*prometheus.Desc{d.up, d.jobs, d.round, d.candidates, d.windows, d.pings, d.pending} {
 		ch <- x
 	}
 }
@@ -177,4 +178,5 @@ func (c statsCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, e := range []string{store.PingPending, store.PingPublished, store.PingRejected} {
 		gauge(d.pings, st.Pings[e], e)
 	}
+	gauge(d.pending, st.PingsPending)
 }

@@ -84,7 +84,8 @@ type OpsStats struct {
 	// still being paged.
 	WindowsDone, WindowsOpen map[string]int64
 
-	Pings map[string]int64 // IndexNow URLs by estado (pendente, publicado, rejeitado)
+	Pings        map[string]int64 // IndexNow URLs received in the last 24 hours, by estado (pendente, publicado, rejeitado)
+	PingsPending int64            // IndexNow URLs still pendente, however old
 }
 
 // OpsStats reads the progress counts.
@@ -131,8 +132,12 @@ func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
 	}); err != nil {
 		return st, fmt.Errorf("store: ops stats: sweep windows: %w", err)
 	}
-	if err := s.countBy(ctx, st.Pings, `SELECT state, count(*) FROM pings GROUP BY 1`); err != nil {
+	if err := s.countBy(ctx, st.Pings,
+		`SELECT state, count(*) FROM pings WHERE received_at > now() - interval '24 hours' GROUP BY 1`); err != nil {
 		return st, fmt.Errorf("store: ops stats: pings: %w", err)
+	}
+	if err := s.write.QueryRow(ctx, `SELECT count(*) FROM pings WHERE state = 'pendente'`).Scan(&st.PingsPending); err != nil {
+		return st, fmt.Errorf("store: ops stats: pending pings: %w", err)
 	}
 	return st, nil
 }

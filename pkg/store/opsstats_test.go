@@ -76,6 +76,15 @@ func TestOpsStats(t *testing.T) {
 	}
 	mustDo(t, st.PublishPing(ctx, urls[0].ID, "docs-example-b0"))
 	mustDo(t, st.RejectPing(ctx, urls[1].ID, "key_mismatch"))
+	// A URL submitted two days ago, still pending: past the 24-hour counts,
+	// but pending all the same.
+	old, err := st.AcceptPing(ctx, "old.example", pingURLs("old.example", 0, 1), noEnqueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE pings SET received_at = now() - interval '2 days' WHERE id = $1`, old[0].ID); err != nil {
+		t.Fatal(err)
+	}
 
 	got, err := st.OpsStats(ctx)
 	if err != nil {
@@ -91,6 +100,9 @@ func TestOpsStats(t *testing.T) {
 	if got.WindowsDone["repo_search"] != 1 || got.WindowsOpen["repo_search"] != 1 ||
 		got.WindowsDone["code_search"] != 1 || got.WindowsOpen["code_search"] != 0 {
 		t.Errorf("windows: done %v open %v", got.WindowsDone, got.WindowsOpen)
+	}
+	if got.PingsPending != 2 {
+		t.Errorf("pending pings: %d, want 2", got.PingsPending)
 	}
 	if got.Pings[store.PingPending] != 1 || got.Pings[store.PingPublished] != 1 || got.Pings[store.PingRejected] != 1 {
 		t.Errorf("pings: %v", got.Pings)
