@@ -1,19 +1,18 @@
 # syntax=docker/dockerfile:1
 # okf-worker: the River workers and the GitHub sweep (services/worker).
-# Build context: the repository root, since the go.work workspace spans
-# api/, db/, pkg/ and services/:
+# Build context: the repository root, the service module (api/, db/, pkg/
+# and services/ under one go.mod):
 #   docker build -f deploy/worker.Dockerfile --build-arg BUILD=$(git rev-parse --short HEAD) -t ghcr.io/okfindex/okf-worker:<tag> .
 
 FROM --platform=$BUILDPLATFORM golang:1.26 AS build
 WORKDIR /src
-# deploy/go.mod and go.sum come along only because go.work lists ./deploy;
-# nothing of deploy/ is compiled into the binary.
-COPY go.work go.work.sum ./
+# The image builds the service module alone: no go.work, so deploy/ (its
+# own module, for the offline checks) is not needed.
+COPY go.mod go.sum ./
 COPY api/ api/
 COPY db/ db/
 COPY pkg/ pkg/
 COPY services/ services/
-COPY deploy/go.mod deploy/go.sum deploy/
 ARG TARGETOS TARGETARCH
 ARG BUILD=dev
 RUN --mount=type=cache,target=/go/pkg/mod \

@@ -20,9 +20,8 @@ import (
 // tests.
 type serviceBinaries struct{ api, worker string }
 
-// buildServices builds ./services/api and ./services/worker (go.work
-// resolves the API's module from here) into a temporary directory, both at
-// once.
+// buildServices builds ./services/api and ./services/worker into a
+// temporary directory, both at once.
 func buildServices(t *testing.T) serviceBinaries {
 	t.Helper()
 	dir := t.TempDir()

@@ -1,3 +1,0 @@
-module github.com/okfindex/okf-index/api
-
-go 1.26.8

@@ -1,3 +1,0 @@
-module github.com/okfindex/okf-index/db
-
-go 1.26.8
