@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
@@ -82,82 +80,23 @@ func runCmd(ctx context.Context, args []string) error {
 	if cfg.DatabaseReadURL == cfg.DatabaseURL {
 		env = append(env, "DATABASE_READ_URL="+dbURL)
 	}
-	var children []*child
-	exited := make(chan error, 2)
 	// The two processes share a host, so each needs its own operator
 	// listener: the API takes OPS_ADDR, the worker the next port.
 	workerOps, err := nextPort(cfg.OpsAddr)
 	if err != nil {
 		return fmt.Errorf("OPS_ADDR: %w", err)
 	}
-	for _, name := range []string{"okf-api", "okf-worker"} {
-		childEnv := env
-		if name == "okf-worker" {
-			childEnv = append(slices.Clone(env), "OPS_ADDR="+workerOps)
-		}
-		c, err := startChild(filepath.Join(*binDir, name), childEnv, exited)
-		if err != nil {
-			stopAll(children)
-			return err
-		}
-		children = append(children, c)
+	children := []*child{
+		{name: "okf-api", path: filepath.Join(*binDir, "okf-api"), env: env, out: os.Stdout},
+		{name: "okf-worker", path: filepath.Join(*binDir, "okf-worker"), env: append(slices.Clone(env), "OPS_ADDR="+workerOps), out: os.Stdout},
 	}
 	fmt.Printf("\nOKF Index is running: %s/api/  (Ctrl-C stops it)\n", cfg.PublicBaseURL)
 	fmt.Printf("operator listeners: API http://%s/metrics, worker http://%s/metrics\n\n", cfg.OpsAddr, workerOps)
-
-	select {
-	case <-ctx.Done():
-		fmt.Println("\nstopping...")
-		stopAll(children)
-		return nil
-	case err := <-exited:
-		stopAll(children)
+	if err := supervise(ctx, os.Stderr, children, runBackoff); err != nil {
 		return err
 	}
-}
-
-// child is a service process started by run.
-type child struct {
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-}
-
-func startChild(path string, env []string, exited chan<- error) (*child, error) {
-	cmd := exec.Command(path)
-	cmd.Env, cmd.Stdout, cmd.Stderr = env, os.Stdout, os.Stderr
-	// Own process group: Ctrl-C reaches okfctl, which stops the children in
-	// order, instead of reaching all of them at once.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s (run make build first): %w", path, err)
-	}
-	c := &child{cmd: cmd, done: make(chan struct{})}
-	go func() {
-		err := cmd.Wait()
-		close(c.done)
-		select {
-		case exited <- fmt.Errorf("%s exited: %v", filepath.Base(path), err):
-		default:
-		}
-	}()
-	return c, nil
-}
-
-// stopAll sends SIGTERM to every child and waits for it to exit, killing any
-// that outlives the grace period.
-func stopAll(children []*child) {
-	for _, c := range children {
-		_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	}
-	deadline := time.Now().Add(45 * time.Second)
-	for _, c := range children {
-		select {
-		case <-c.done:
-		case <-time.After(time.Until(deadline)):
-			_ = c.cmd.Process.Kill()
-			<-c.done
-		}
-	}
+	fmt.Println("\nstopped the API and the worker")
+	return nil
 }
 
 // nextPort is addr with its port plus one.
