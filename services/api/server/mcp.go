@@ -208,7 +208,7 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 
 // serveMCP answers POST /mcp with the SDK's handler.
 func (s *Server) serveMCP(c echo.Context) error {
-	s.mcp.ServeHTTP(c.Response(), c.Request())
+	serveJSONRPC(s.mcp, c.Response(), c.Request())
 	return nil
 }
 

@@ -1,0 +1,167 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// The MCP SDK answers a request it cannot take (malformed JSON, an unknown
+// method, a body over the cap, a wrong content type) with a text/plain
+// error. A JSON-RPC client expects an error object there, so the refusals
+// are rewritten into one, keeping the SDK's HTTP status (the streamable
+// HTTP transport names an HTTP error status, with a JSON-RPC error as the
+// body). The SDK keeps deciding what is refused; only the body changes.
+
+// JSON-RPC 2.0 error codes (the specification's section 5.1).
+const (
+	rpcParseError     = -32700
+	rpcInvalidRequest = -32600
+	rpcMethodNotFound = -32601
+	rpcInternalError  = -32603
+)
+
+// rpcError is a JSON-RPC 2.0 error response.
+type rpcError struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcErrorBody    `json:"error"`
+}
+
+type rpcErrorBody struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// serveJSONRPC serves r with h, answering the refusals h writes as plain
+// text with a JSON-RPC error object instead.
+func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
+	var seen bytes.Buffer // what h read of the body, for the request's id
+	if r.Body != nil {
+		r.Body = readCloser{io.TeeReader(r.Body, &limitedWriter{&seen, mcpMaxBody}), r.Body}
+	}
+	rw := &rpcRefusalWriter{ResponseWriter: w}
+	h.ServeHTTP(rw, r)
+	if !rw.refused {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Del("Content-Length")
+	w.WriteHeader(rw.status)
+	b, _ := json.Marshal(refusalError(rw.status, strings.TrimSpace(rw.text.String()), seen.Bytes()))
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// refusalError maps one refusal of the SDK to its JSON-RPC error. The id is
+// the request's when its body was a JSON object that had one, else null.
+func refusalError(status int, text string, body []byte) rpcError {
+	code := rpcInvalidRequest
+	switch {
+	case status >= 500:
+		code = rpcInternalError
+	case strings.HasPrefix(text, "JSON RPC not handled"):
+		code = rpcMethodNotFound
+	case status == http.StatusBadRequest && !json.Valid(body):
+		code = rpcParseError
+	}
+	if text == "" {
+		text = http.StatusText(status)
+	}
+	id := json.RawMessage("null")
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &req) == nil && validRPCID(req.ID) {
+		id = req.ID
+	}
+	return rpcError{JSONRPC: "2.0", ID: id, Error: rpcErrorBody{Code: code, Message: text}}
+}
+
+// validRPCID reports whether raw is an id JSON-RPC allows: a string or a
+// number (a null id is written as null anyway).
+func validRPCID(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64:
+		return true
+	}
+	return false
+}
+
+// rpcRefusalWriter passes every answer through except an error status whose
+// body is not JSON: that one it holds back, for serveJSONRPC to rewrite.
+type rpcRefusalWriter struct {
+	http.ResponseWriter
+	wrote   bool
+	refused bool
+	status  int
+	text    limitedBuffer
+}
+
+func (w *rpcRefusalWriter) WriteHeader(status int) {
+	if w.wrote {
+		return
+	}
+	w.wrote = true
+	if status >= 400 && !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		w.refused, w.status = true, status
+		return
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *rpcRefusalWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.refused {
+		return w.text.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush passes a flush through unless the answer is held back.
+func (w *rpcRefusalWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok && !w.refused {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection underneath.
+func (w *rpcRefusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// limitedBuffer keeps the first 1 KiB written to it: a refusal's text is a
+// sentence, and a longer one is cut rather than held in memory.
+type limitedBuffer struct{ bytes.Buffer }
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	_, _ = (&limitedWriter{&b.Buffer, 1 << 10}).Write(p)
+	return len(p), nil
+}
+
+// limitedWriter writes to w until it holds n bytes, then drops the rest.
+type limitedWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
