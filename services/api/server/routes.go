@@ -8,10 +8,10 @@ import (
 )
 
 // Route is one endpoint of the API, with everything the service decides
-// about it. The route table is the single list from which the router and
-// the endpoints of GET /api/ are built, and in which the usage counting and
-// the request log look a request's route up; a test checks it against the
-// paths and methods of api/openapi.json, so they cannot drift.
+// about it. The route table is the single list from which the router, the
+// endpoints of GET /api/ and the MCP tools are built, and in which the usage
+// counting and the request log look a request's route up; a test checks it
+// against the paths and methods of api/openapi.json, so they cannot drift.
 type Route struct {
 	Method  string
 	Path    string // OpenAPI form, with parameters in braces: /api/bundles/{id}
@@ -26,29 +26,36 @@ type Route struct {
 	// contract keeps none of a client error report (4.4), and a visit's
 	// query tells the log nothing it needs.
 	LogPathOnly bool
+	// Tool is the MCP tool that mirrors the route, or nil. Tools take their
+	// schemas from the route's operation, and tools/list answers them in
+	// the order of their rows.
+	Tool *mcpTool
 }
 
 // routeTable lists every route of both variants. Every GET also answers
 // HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
 //
-// Adding a route is a row here (Usage is required; Full and LogPathOnly
-// when they apply), its handler, and its operation in api/openapi.json.
+// Adding a route is a row here (Usage is required; Full, LogPathOnly and
+// Tool when they apply), its handler, and its operation in
+// api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
+// on its route's row here.
 func (s *Server) routeTable() []Route {
+	tools := s.newMCPToolSet()
 	return []Route{
 		{Method: http.MethodGet, Path: "/api/", Summary: "Self-described index of the API",
-			Handler: s.getAPIIndex, Usage: countedAsAPI},
+			Handler: s.getAPIIndex, Usage: countedAsAPI, Tool: tools.apiIndex},
 		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
 			Handler: s.getHealth, Usage: notCounted},
 		{Method: http.MethodGet, Path: "/api/bundles", Summary: "Search live bundles",
-			Handler: s.searchBundles, Usage: countedAsAPI},
+			Handler: s.searchBundles, Usage: countedAsAPI, Tool: tools.searchBundles},
 		{Method: http.MethodGet, Path: "/api/bundles/{id}", Summary: "One bundle's card",
-			Handler: s.getBundle, Usage: countedAsAPI},
+			Handler: s.getBundle, Usage: countedAsAPI, Tool: tools.getBundle},
 		{Method: http.MethodGet, Path: "/api/stats", Summary: "Index statistics",
-			Handler: s.getStats, Usage: countedAsAPI},
+			Handler: s.getStats, Usage: countedAsAPI, Tool: tools.indexStats},
 		{Method: http.MethodGet, Path: "/api/okf/stats", Summary: "Index statistics with every facet", Full: true,
 			Handler: s.getOKFStats, Usage: countedAsAPI},
 		{Method: http.MethodPost, Path: "/api/ping", Summary: "Submit bundle roots of a domain (IndexNow)",
-			Handler: s.postPing, Usage: countedAsAPI},
+			Handler: s.postPing, Usage: countedAsAPI, Tool: tools.submitBundles},
 		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
 			Handler: s.getPingStatus, Usage: countedAsAPI},
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
@@ -58,9 +65,9 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
 			Handler: s.postErroCliente, Usage: notCounted, LogPathOnly: true},
 		{Method: http.MethodGet, Path: "/api/pricing", Summary: "What is free, what is paid, and list prices", Full: true,
-			Handler: s.getPricing, Usage: countedAsAPI},
+			Handler: s.getPricing, Usage: countedAsAPI, Tool: tools.pricing},
 		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
-			Handler: s.getBilling, Usage: countedAsAPI},
+			Handler: s.getBilling, Usage: countedAsAPI, Tool: tools.billing},
 		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
 			Handler: s.serveMCP, Usage: countedAsMCP},
 		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",

@@ -96,11 +96,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	var err error
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
+	s.routes = routesFor(s.routeTable(), s.full)
+	s.byPath = newRoutesByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
-	s.routes = routesFor(s.routeTable(), s.full)
-	s.byPath = newRoutesByPath(s.routes)
 	if st != nil {
 		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
 		if err != nil {
