@@ -3,9 +3,51 @@ package ops
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"net/http"
 	"strings"
 )
+
+// Outcomes of CheckToken other than a match. Their texts are the plain
+// answers of RequireToken.
+var (
+	// ErrTokenNotConfigured: the service has no operator token, so no
+	// credential can match; an operator surface is never open by default.
+	ErrTokenNotConfigured = errors.New("operator token (METRICS_TOKEN) is not configured")
+	// ErrWrongToken: no credential, or one that is not the operator token.
+	ErrWrongToken = errors.New("operator token required")
+)
+
+// CheckToken is the one check of the operator token (METRICS_TOKEN), for
+// River UI (RequireToken) and the API's GET /api/metrics: nil when
+// presented is the token, ErrTokenNotConfigured when the service has none
+// (whatever was presented), ErrWrongToken otherwise. An empty presented
+// stands for no credential. Each caller maps the two errors to its own 503
+// and 401 answers.
+//
+// Both sides are hashed with SHA-256 before a constant-time comparison, so
+// neither the token's content nor its length shows in the timing.
+func CheckToken(configured, presented string) error {
+	if configured == "" {
+		return ErrTokenNotConfigured
+	}
+	got, want := sha256.Sum256([]byte(presented)), sha256.Sum256([]byte(configured))
+	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		return ErrWrongToken
+	}
+	return nil
+}
+
+// BearerToken returns the credential of an Authorization header value of
+// the Bearer scheme (in any case), without surrounding spaces; ok is false
+// for any other scheme, or a value with no space after the scheme.
+func BearerToken(authorization string) (token string, ok bool) {
+	scheme, cred, ok := strings.Cut(authorization, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(cred), true
+}
 
 // RequireToken lets through to h only requests that present token, as
 // "Authorization: Bearer <token>" (scripts) or as the password of HTTP
@@ -15,21 +57,15 @@ import (
 //
 // Writes sent by a page of another site are refused (403) even with the
 // token, since a browser adds cached Basic credentials on its own.
-//
-// Both sides are hashed with SHA-256 before a constant-time comparison, so
-// neither the token's content nor its length shows in the timing.
 func RequireToken(token string, h http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if token == "" {
-			http.Error(w, "operator token (METRICS_TOKEN) is not configured", http.StatusServiceUnavailable)
+		switch err := CheckToken(token, presented(r)); {
+		case errors.Is(err, ErrTokenNotConfigured):
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
-		}
-		got, ok := presented(r)
-		sum := sha256.Sum256([]byte(got))
-		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+		case err != nil:
 			w.Header().Set("WWW-Authenticate", `Basic realm="okf-index operator", charset="UTF-8"`)
-			http.Error(w, "operator token required", http.StatusUnauthorized)
+			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
 		}
 		if crossSiteWrite(r) {
@@ -55,11 +91,11 @@ func crossSiteWrite(r *http.Request) bool {
 }
 
 // presented returns the token a request carries: the Bearer credential, or
-// the Basic password.
-func presented(r *http.Request) (string, bool) {
-	if scheme, cred, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
-		return strings.TrimSpace(cred), true
+// the Basic password; "" when it carries neither.
+func presented(r *http.Request) string {
+	if token, ok := BearerToken(r.Header.Get("Authorization")); ok {
+		return token
 	}
-	_, pass, ok := r.BasicAuth()
-	return pass, ok
+	_, pass, _ := r.BasicAuth()
+	return pass
 }

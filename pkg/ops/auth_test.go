@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -81,6 +82,46 @@ func TestRequireTokenRefusesCrossSiteWrites(t *testing.T) {
 		ops.RequireToken("s3cret", inner).ServeHTTP(w, r)
 		if w.Code != tc.status {
 			t.Errorf("%s with Sec-Fetch-Site %q: %d, want %d", tc.method, tc.site, w.Code, tc.status)
+		}
+	}
+}
+
+// TestCheckToken: the one comparison both the API and River UI use.
+func TestCheckToken(t *testing.T) {
+	for _, tc := range []struct {
+		name, configured, presented string
+		want                        error
+	}{
+		{"no token configured, none presented", "", "", ops.ErrTokenNotConfigured},
+		{"no token configured, one presented", "", "s3cret", ops.ErrTokenNotConfigured},
+		{"none presented", "s3cret", "", ops.ErrWrongToken},
+		{"a prefix", "s3cret", "s3cre", ops.ErrWrongToken},
+		{"longer", "s3cret", "s3cret2", ops.ErrWrongToken},
+		{"other case", "s3cret", "S3CRET", ops.ErrWrongToken},
+		{"the token", "s3cret", "s3cret", nil},
+	} {
+		if got := ops.CheckToken(tc.configured, tc.presented); !errors.Is(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	for _, tc := range []struct {
+		authorization, token string
+		ok                   bool
+	}{
+		{"Bearer s3cret", "s3cret", true},
+		{"bearer s3cret", "s3cret", true},
+		{"BEARER  s3cret ", "s3cret", true},
+		{"Bearer ", "", true},
+		{"Bearer", "", false},
+		{"Basic czNjcmV0", "", false},
+		{"s3cret", "", false},
+		{"", "", false},
+	} {
+		if token, ok := ops.BearerToken(tc.authorization); token != tc.token || ok != tc.ok {
+			t.Errorf("%q: %q %v, want %q %v", tc.authorization, token, ok, tc.token, tc.ok)
 		}
 	}
 }

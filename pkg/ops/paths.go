@@ -14,7 +14,7 @@
 //
 //	paths.go      the paths
 //	handler.go    the listener's handler: probes, metrics, River UI
-//	auth.go       the METRICS_TOKEN check of River UI
+//	auth.go       the METRICS_TOKEN check, of River UI and GET /api/metrics
 //	collector.go  the database collectors read on each scrape
 //	serve.go      starting and stopping the listener
 package ops

@@ -22,11 +22,11 @@ import (
 // and clients of both protocol eras (with and without initialize) work.
 // Answers are plain JSON, not SSE streams, since every tool answers at once.
 //
-// Each tool calls the same function as its REST route and answers with the
-// same JSON, as structured content and as a text block. Tool arguments and
-// output schemas come from api/openapi.json (the route's parameters or
-// request body, and its response schema), so a tool cannot drift from its
-// route. A bad argument is a tool result with isError and the REST error
+// Each tool is placed on its REST route's row of the route table, calls the
+// same function as the route and answers with the same JSON, as structured
+// content and as a text block. Tool arguments and output schemas come from
+// api/openapi.json (the route's parameters or request body, and its
+// response schema), so a tool cannot drift from its route. A bad argument is a tool result with isError and the REST error
 // body ({"error","message","field"}), never a JSON-RPC failure: the
 // arguments' shape and types are checked here, naming the argument at
 // fault, and their values by the REST route's own rules, so a tool's error
@@ -42,20 +42,26 @@ const mcpInstructions = "OKF Index is a public, free search index of OKF (Open K
 	"REST endpoints and documents, and submit_bundles to submit the bundle roots of a domain you control " +
 	"(IndexNow key file). No account and no quota."
 
-// mcpTool is one tool of the MCP server.
+// mcpTool is one tool of the MCP server, placed on the row of the REST
+// route it mirrors (Route.Tool): it calls the same function as the route,
+// and takes its schemas from the route's operation in api/openapi.json.
 type mcpTool struct {
-	tool  *mcp.Tool
-	full  bool   // full variant only
-	route string // the REST operation it mirrors, "METHOD /path", for its schemas
-	call  func(ctx context.Context, args map[string]any) (any, error)
+	tool *mcp.Tool
+	call func(ctx context.Context, args map[string]any) (any, error)
 }
 
-// mcpTools lists every tool of both variants, in the order tools/list
-// answers them. Schemas are filled in by newMCPHandler.
-func (s *Server) mcpTools() []mcpTool {
+// mcpToolSet holds every tool of both variants, for the route table to
+// place each on its route's row; tools/list answers them in the order of
+// their rows. TestRouteDecisions checks that each is placed exactly once.
+type mcpToolSet struct {
+	apiIndex, searchBundles, getBundle, indexStats, submitBundles, pricing, billing *mcpTool
+}
+
+// newMCPToolSet defines the tools. Schemas are filled in by newMCPHandler.
+func (s *Server) newMCPToolSet() mcpToolSet {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	return []mcpTool{
-		{route: "GET /api/", tool: &mcp.Tool{
+	return mcpToolSet{
+		apiIndex: &mcpTool{tool: &mcp.Tool{
 			Name:  "api_index",
 			Title: "Describe the index",
 			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
@@ -63,7 +69,7 @@ func (s *Server) mcpTools() []mcpTool {
 				"Takes no arguments.",
 			Annotations: read,
 		}, call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
-		{route: "GET /api/bundles", tool: &mcp.Tool{
+		searchBundles: &mcpTool{tool: &mcp.Tool{
 			Name:  "search_bundles",
 			Title: "Search OKF bundles",
 			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
@@ -78,7 +84,7 @@ func (s *Server) mcpTools() []mcpTool {
 			}
 			return s.search(ctx, q)
 		}},
-		{route: "GET /api/bundles/{id}", tool: &mcp.Tool{
+		getBundle: &mcpTool{tool: &mcp.Tool{
 			Name:  "get_bundle",
 			Title: "Get one bundle's card",
 			Description: "Fetch one bundle's card by its id (the id of a search_bundles item): name, tagline, " +
@@ -92,7 +98,7 @@ func (s *Server) mcpTools() []mcpTool {
 			}
 			return s.bundle(ctx, id)
 		}},
-		{route: "GET /api/stats", tool: &mcp.Tool{
+		indexStats: &mcpTool{tool: &mcp.Tool{
 			Name:  "index_stats",
 			Title: "Index statistics",
 			Description: "Count the live bundles in total and by origin, okf_version and repository language " +
@@ -100,7 +106,7 @@ func (s *Server) mcpTools() []mcpTool {
 				"The same JSON as GET /api/stats. Takes no arguments.",
 			Annotations: read,
 		}, call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
-		{route: "POST /api/ping", tool: &mcp.Tool{
+		submitBundles: &mcpTool{tool: &mcp.Tool{
 			Name:  "submit_bundles",
 			Title: "Submit a domain's bundles (IndexNow)",
 			Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
@@ -116,14 +122,14 @@ func (s *Server) mcpTools() []mcpTool {
 			}
 			return s.submit(ctx, body)
 		}},
-		{full: true, route: "GET /api/pricing", tool: &mcp.Tool{
+		pricing: &mcpTool{tool: &mcp.Tool{
 			Name:  "pricing",
 			Title: "Prices and quota",
 			Description: "What is free and what is paid on this deployment, with list prices in USD and how to pay. " +
 				"The same JSON as GET /api/pricing. Takes no arguments.",
 			Annotations: read,
 		}, call: func(context.Context, map[string]any) (any, error) { return s.pricing(), nil }},
-		{full: true, route: "GET /api/billing", tool: &mcp.Tool{
+		billing: &mcpTool{tool: &mcp.Tool{
 			Name:  "billing",
 			Title: "Payment configuration",
 			Description: "How to pay on this deployment: the x402 payment configuration (network, asset, receiving " +
@@ -132,6 +138,24 @@ func (s *Server) mcpTools() []mcpTool {
 			Annotations: read,
 		}, call: func(context.Context, map[string]any) (any, error) { return s.billing(), nil }},
 	}
+}
+
+// listedTool is a tool with the variant of its route.
+type listedTool struct {
+	*mcpTool
+	full bool // full variant only, as its route
+}
+
+// mcpTools lists every tool of both variants, in the order tools/list
+// answers them: the order of their rows in the route table.
+func (s *Server) mcpTools() []listedTool {
+	var tools []listedTool
+	for _, r := range s.routeTable() {
+		if r.Tool != nil {
+			tools = append(tools, listedTool{r.Tool, r.Full})
+		}
+	}
+	return tools
 }
 
 // mcpToolNames are the tool names of a variant, in tools/list order.
@@ -145,8 +169,8 @@ func (s *Server) mcpToolNames() []string {
 	return names
 }
 
-// newMCPHandler builds the MCP server of the deployment's variant and its
-// streamable HTTP handler.
+// newMCPHandler builds the MCP server of the deployment's variant, with the
+// tools of its routes (s.routes), and its streamable HTTP handler.
 //
 // The SDK's DNS-rebinding guard refuses a request that reaches a loopback
 // listener with a non-loopback Host. That is right for a service published
@@ -165,17 +189,17 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "okf-index", Title: AppName, Version: s.build},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: log})
-	for _, t := range s.mcpTools() {
-		if t.full && !s.full {
+	for _, r := range s.routes {
+		if r.Tool == nil {
 			continue
 		}
-		tool := *t.tool
-		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(t.route); err != nil {
+		tool, operation := *r.Tool.tool, r.Method+" "+r.Path
+		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(operation); err != nil {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
 		var fullInput any
 		if !s.full {
-			if fullInput, _, err = fullSchemas.forRoute(t.route); err != nil {
+			if fullInput, _, err = fullSchemas.forRoute(operation); err != nil {
 				return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 			}
 		}
@@ -183,7 +207,7 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}
-		call, name := t.call, tool.Name
+		call, name := r.Tool.call, tool.Name
 		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if req.Extra == nil || !isSmoke(req.Extra.Header) {
 				s.usage.Add(usage.MCPTool, 1)

@@ -2,15 +2,14 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
+	"errors"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/usage"
 )
 
@@ -140,21 +139,18 @@ func (s *Server) getMetrics(c echo.Context) error {
 }
 
 // operator checks an Authorization header: false for none; true for the
-// operator token; an error for anything else. Tokens are compared as
-// SHA-256 digests in constant time, so neither their bytes nor their length
-// leak through timing.
+// operator token, as a Bearer credential; an error for anything else. The
+// comparison is pkg/ops's, the one River UI uses.
 func (s *Server) operator(authorization string) (bool, error) {
 	if authorization == "" {
 		return false, nil
 	}
-	if s.cfg.MetricsToken == "" {
+	bearer, _ := ops.BearerToken(authorization) // another scheme presents no token
+	switch err := ops.CheckToken(s.cfg.MetricsToken, bearer); {
+	case errors.Is(err, ops.ErrTokenNotConfigured):
 		return false, &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errTokenNotConfigured,
 			Message: "This service has no operator token configured; send no Authorization header for the public numbers."}}
-	}
-	scheme, token, _ := strings.Cut(authorization, " ")
-	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
-	if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+	case err != nil:
 		return false, &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidToken,
 			Message: "The token is not the operator token."}}
 	}

@@ -30,8 +30,8 @@ const corsMaxAge = "86400"
 // request id, request metrics (when reg is set), request log, panic
 // recovery, CORS, request timeout. The metrics sit outside the request log,
 // which hands errors to the error handler, so they count the status the
-// client got.
-func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareFunc {
+// client got. The request log reads each route's row in routes.
+func middlewares(log *slog.Logger, reg prometheus.Registerer, routes routesByPath) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
 		dropForeignRequestID,
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{RequestIDHandler: requestIDToContext}),
@@ -40,7 +40,7 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareF
 		chain = append(chain, newHTTPMetrics(reg).middleware)
 	}
 	return append(chain,
-		requestLog(log),
+		requestLog(log, routes),
 		middleware.RecoverWithConfig(middleware.RecoverConfig{
 			DisableStackAll:     true,
 			DisableErrorHandler: true, // return the error to requestLog, which handles and logs it once
@@ -51,19 +51,6 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer) []echo.MiddlewareF
 		cors,
 		timeout,
 	)
-}
-
-// pathOnlyRoutes are logged without their query string: the contract
-// keeps no query string of a client error report (4.4), and a visit's
-// query tells the log nothing it needs.
-var pathOnlyRoutes = map[string]bool{"/api/erro-cliente": true, "/api/visit": true}
-
-// loggedURI is the request URI the request log keeps for a route.
-func loggedURI(route, uri, path string) string {
-	if pathOnlyRoutes[route] {
-		return path
-	}
-	return uri
 }
 
 // requestIDShape is a request id the service accepts from a client (a
@@ -94,8 +81,8 @@ func requestIDToContext(c echo.Context, id string) {
 // latency; failures of the service are logged at error level with their
 // cause. It hands errors to the error handler first, so the logged status is
 // the one the client got. It logs neither the client's address nor its
-// User-Agent.
-func requestLog(log *slog.Logger) echo.MiddlewareFunc {
+// User-Agent, nor the query string of a route whose row says LogPathOnly.
+func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		HandleError:  true,
 		LogRequestID: true,
@@ -106,10 +93,14 @@ func requestLog(log *slog.Logger) echo.MiddlewareFunc {
 		LogLatency:   true,
 		LogError:     true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			uri := v.URI
+			if routes.logPathOnly(v.RoutePath) {
+				uri = c.Request().URL.Path
+			}
 			attrs := []slog.Attr{
 				slog.String("request_id", v.RequestID),
 				slog.String("method", v.Method),
-				slog.String("uri", loggedURI(v.RoutePath, v.URI, c.Request().URL.Path)),
+				slog.String("uri", uri),
 				slog.String("route", v.RoutePath),
 				slog.Int("status", v.Status),
 				slog.Float64("latency_ms", float64(v.Latency.Microseconds())/1000),

@@ -182,3 +182,31 @@ func TestForeignRequestID(t *testing.T) {
 		}
 	}
 }
+
+// TestLogPathOnly: the request log keeps the query string of a request,
+// except on routes whose row says LogPathOnly, whatever the method.
+func TestLogPathOnly(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, config.VariantBase)
+	for _, tc := range []struct {
+		method, target, logged string
+	}{
+		{http.MethodPost, "/api/erro-cliente?secret=1", "/api/erro-cliente"},
+		{http.MethodPost, "/api/visit?p=/x", "/api/visit"},
+		{http.MethodGet, "/api/visit?p=/x", "/api/visit"}, // 405
+		{http.MethodGet, "/api/bundles?q=kept", "/api/bundles?q=kept"},
+		{http.MethodGet, "/api/stats?x=1", "/api/stats?x=1"},
+	} {
+		resp, _ := a.send(tc.method, tc.target, nil, nil)
+		id := resp.Header.Get("X-Request-Id")
+		var uri any
+		for _, l := range logLines(t, a.logs) {
+			if l["msg"] == "request" && l["request_id"] == id {
+				uri = l["uri"]
+			}
+		}
+		if uri != tc.logged {
+			t.Errorf("%s %s: logged uri %v, want %q", tc.method, tc.target, uri, tc.logged)
+		}
+	}
+}

@@ -7,49 +7,95 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Route is one endpoint of the API. The route table is the single list from
-// which the router is built and the endpoints of GET /api/ are written; a
-// test checks it against the paths and methods of api/openapi.json, so the
-// three cannot drift.
+// Route is one endpoint of the API, with everything the service decides
+// about it. The route table is the single list from which the router, the
+// endpoints of GET /api/ and the MCP tools are built, and in which the usage
+// counting and the request log look a request's route up; a test checks it
+// against the paths and methods of api/openapi.json, so they cannot drift.
 type Route struct {
 	Method  string
 	Path    string // OpenAPI form, with parameters in braces: /api/bundles/{id}
 	Summary string // the operation's summary in api/openapi.json
 	Full    bool   // full variant only (x-variant: full in the document)
 	Handler echo.HandlerFunc
+
+	// Usage is the usage counter its successful requests add to; every row
+	// chooses one, notCounted included (TestRouteDecisions).
+	Usage usageCounter
+	// LogPathOnly keeps the query string out of the request log: the
+	// contract keeps none of a client error report (4.4), and a visit's
+	// query tells the log nothing it needs.
+	LogPathOnly bool
+	// Tool is the MCP tool that mirrors the route, or nil. Tools take their
+	// schemas from the route's operation, and tools/list answers them in
+	// the order of their rows.
+	Tool *mcpTool
 }
 
 // routeTable lists every route of both variants. Every GET also answers
 // HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
+//
+// Adding a route is a row here (Usage is required; Full, LogPathOnly and
+// Tool when they apply), its handler, and its operation in
+// api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
+// on its route's row here.
 func (s *Server) routeTable() []Route {
+	tools := s.newMCPToolSet()
 	return []Route{
-		{http.MethodGet, "/api/", "Self-described index of the API", false, s.getAPIIndex},
-		{http.MethodGet, "/api/health", "Liveness and published build", false, s.getHealth},
-		{http.MethodGet, "/api/bundles", "Search live bundles", false, s.searchBundles},
-		{http.MethodGet, "/api/bundles/{id}", "One bundle's card", false, s.getBundle},
-		{http.MethodGet, "/api/stats", "Index statistics", false, s.getStats},
-		{http.MethodGet, "/api/okf/stats", "Index statistics with every facet", true, s.getOKFStats},
-		{http.MethodPost, "/api/ping", "Submit bundle roots of a domain (IndexNow)", false, s.postPing},
-		{http.MethodGet, "/api/ping/status", "What became of a host's submissions", false, s.getPingStatus},
-		{http.MethodPost, "/api/visit", "Count a page visit", false, s.postVisit},
-		{http.MethodGet, "/api/metrics", "Public usage numbers; with the operator token, the finance block", false, s.getMetrics},
-		{http.MethodPost, "/api/erro-cliente", "Report a failure of the web page", false, s.postErroCliente},
-		{http.MethodGet, "/api/pricing", "What is free, what is paid, and list prices", true, s.getPricing},
-		{http.MethodGet, "/api/billing", "How to pay: x402 configuration and prepaid credit", true, s.getBilling},
-		{http.MethodPost, "/mcp", "MCP server (streamable HTTP, JSON-RPC 2.0)", false, s.serveMCP},
-		{http.MethodGet, "/openapi.json", "This OpenAPI document", false, s.getOpenAPI},
-		{http.MethodGet, "/llms.txt", "llms.txt: the service for language models", false, s.getLLMs},
-		{http.MethodGet, "/llms-full.txt", "llms.txt with the documentation inlined", false, s.getLLMsFull},
-		{http.MethodGet, "/okf/{arquivo}", "The service's documentation, an OKF bundle", false, s.getOKF},
-		{http.MethodGet, "/agent.json", "Agent card", false, s.getAgentCard},
-		{http.MethodGet, "/.well-known/agent-card.json", "Agent card", false, s.getAgentCard},
-		{http.MethodGet, "/.well-known/api-catalog", "API catalog (RFC 9727 linkset)", false, s.getAPICatalog},
-		{http.MethodGet, "/.well-known/security.txt", "Security contact (RFC 9116)", false, s.getSecurityTxt},
-		{http.MethodGet, "/.well-known/x402", "x402 payment manifest", false, s.getX402},
-		{http.MethodGet, "/.well-known/mcp-registry-auth", "MCP registry domain proof", false, s.getMCPRegistryAuth},
-		{http.MethodGet, "/.well-known/apis.json", "APIs.json 0.19 document", false, s.getAPIsJSON},
-		{http.MethodGet, "/apis.json", "APIs.json 0.19 document", false, s.getAPIsJSON},
-		{http.MethodGet, "/", "Web page", false, s.getLandingPage},
+		{Method: http.MethodGet, Path: "/api/", Summary: "Self-described index of the API",
+			Handler: s.getAPIIndex, Usage: countedAsAPI, Tool: tools.apiIndex},
+		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
+			Handler: s.getHealth, Usage: notCounted},
+		{Method: http.MethodGet, Path: "/api/bundles", Summary: "Search live bundles",
+			Handler: s.searchBundles, Usage: countedAsAPI, Tool: tools.searchBundles},
+		{Method: http.MethodGet, Path: "/api/bundles/{id}", Summary: "One bundle's card",
+			Handler: s.getBundle, Usage: countedAsAPI, Tool: tools.getBundle},
+		{Method: http.MethodGet, Path: "/api/stats", Summary: "Index statistics",
+			Handler: s.getStats, Usage: countedAsAPI, Tool: tools.indexStats},
+		{Method: http.MethodGet, Path: "/api/okf/stats", Summary: "Index statistics with every facet", Full: true,
+			Handler: s.getOKFStats, Usage: countedAsAPI},
+		{Method: http.MethodPost, Path: "/api/ping", Summary: "Submit bundle roots of a domain (IndexNow)",
+			Handler: s.postPing, Usage: countedAsAPI, Tool: tools.submitBundles},
+		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
+			Handler: s.getPingStatus, Usage: countedAsAPI},
+		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
+			Handler: s.postVisit, Usage: notCounted, LogPathOnly: true},
+		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
+			Handler: s.getMetrics, Usage: notCounted},
+		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
+			Handler: s.postErroCliente, Usage: notCounted, LogPathOnly: true},
+		{Method: http.MethodGet, Path: "/api/pricing", Summary: "What is free, what is paid, and list prices", Full: true,
+			Handler: s.getPricing, Usage: countedAsAPI, Tool: tools.pricing},
+		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
+			Handler: s.getBilling, Usage: countedAsAPI, Tool: tools.billing},
+		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
+			Handler: s.serveMCP, Usage: countedAsMCP},
+		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",
+			Handler: s.getOpenAPI, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/llms.txt", Summary: "llms.txt: the service for language models",
+			Handler: s.getLLMs, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/llms-full.txt", Summary: "llms.txt with the documentation inlined",
+			Handler: s.getLLMsFull, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/okf/{arquivo}", Summary: "The service's documentation, an OKF bundle",
+			Handler: s.getOKF, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/agent.json", Summary: "Agent card",
+			Handler: s.getAgentCard, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/agent-card.json", Summary: "Agent card",
+			Handler: s.getAgentCard, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/api-catalog", Summary: "API catalog (RFC 9727 linkset)",
+			Handler: s.getAPICatalog, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/security.txt", Summary: "Security contact (RFC 9116)",
+			Handler: s.getSecurityTxt, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/x402", Summary: "x402 payment manifest",
+			Handler: s.getX402, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/mcp-registry-auth", Summary: "MCP registry domain proof",
+			Handler: s.getMCPRegistryAuth, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/apis.json", Summary: "APIs.json 0.19 document",
+			Handler: s.getAPIsJSON, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/apis.json", Summary: "APIs.json 0.19 document",
+			Handler: s.getAPIsJSON, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/", Summary: "Web page",
+			Handler: s.getLandingPage, Usage: countedAsPage},
 	}
 }
 
@@ -74,4 +120,43 @@ func (r Route) echoPath() string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// routesByPath finds rows of the route table by Echo's route path, the
+// form in which the middleware sees a request's route (c.Path()). It is
+// built once with the router.
+type routesByPath map[string][]Route
+
+func newRoutesByPath(routes []Route) routesByPath {
+	byPath := routesByPath{}
+	for _, r := range routes {
+		byPath[r.echoPath()] = append(byPath[r.echoPath()], r)
+	}
+	return byPath
+}
+
+// row returns the row of a method at an Echo route path. HEAD finds the GET
+// row, since the router answers HEAD with the GET handler.
+func (byPath routesByPath) row(method, echoPath string) (Route, bool) {
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	for _, r := range byPath[echoPath] {
+		if r.Method == method {
+			return r, true
+		}
+	}
+	return Route{}, false
+}
+
+// logPathOnly reports whether requests to an Echo route path are logged
+// without their query string, whatever their method, so that a refused
+// method (405) keeps no query either.
+func (byPath routesByPath) logPathOnly(echoPath string) bool {
+	for _, r := range byPath[echoPath] {
+		if r.LogPathOnly {
+			return true
+		}
+	}
+	return false
 }

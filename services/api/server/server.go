@@ -55,7 +55,8 @@ type Server struct {
 	baseURL string                // PUBLIC_BASE_URL without a trailing slash
 	full    bool
 	build   string
-	routes  []Route // the routes of this variant
+	routes  []Route      // the routes of this variant
+	byPath  routesByPath // s.routes by Echo route path, for the middleware
 
 	mcp          http.Handler // POST /mcp
 	usage        *usage.Counter
@@ -95,10 +96,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	var err error
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
+	s.routes = routesFor(s.routeTable(), s.full)
+	s.byPath = newRoutesByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
-	s.routes = routesFor(s.routeTable(), s.full)
 	if st != nil {
 		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
 		if err != nil {
@@ -124,7 +126,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
-	e.Use(middlewares(log, opts.Metrics)...)
+	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.countUsage)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.echoPath(), r.Handler)

@@ -22,11 +22,20 @@ const (
 	smokeAgent  = "house-smoke"
 )
 
-// uncounted are the routes whose requests are not usage: the operations
-// routes, and the health answer orchestrators poll.
-var uncounted = map[string]bool{
-	"/api/visit": true, "/api/metrics": true, "/api/erro-cliente": true, "/api/health": true,
-}
+// usageCounter is the usage counter a route's successful requests add to,
+// chosen on its row of the route table (Route.Usage). The zero value is no
+// choice: TestRouteDecisions refuses a row that leaves it unset, so a new
+// route is neither counted nor left out by accident.
+type usageCounter int
+
+const (
+	_             usageCounter = iota // unset: the row has not chosen
+	countedAsAPI                      // usage.API, and usage.APIAI or usage.APIMachine by caller
+	countedAsPage                     // usage.Page: the web page
+	countedAsDoc                      // usage.Doc: the documents for people and agents
+	countedAsMCP                      // usage.MCP: requests to the MCP server (tool calls count apart)
+	notCounted                        // the operations routes, and the health answer orchestrators poll
+)
 
 // isSmoke reports whether a request is test traffic: the X-House-Smoke
 // header, or the User-Agent house-smoke (any version after a slash).
@@ -38,25 +47,27 @@ func isSmoke(h http.Header) bool {
 	return ua == smokeAgent || strings.HasPrefix(ua, smokeAgent+"/")
 }
 
-// countUsage counts a request after it is answered with success, by the
-// route that answered it.
+// countUsage counts a request after it is answered with success, under the
+// counter its route's row names.
 func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		err := next(c)
 		req := c.Request()
-		route := c.Path()
 		status := c.Response().Status
 		if err != nil {
 			status, _, _ = errorResponse(err) // the outer middleware writes it
 		}
-		if status >= 400 || req.Method == http.MethodOptions || req.Method == http.MethodHead || route == "" ||
-			uncounted[route] || isSmoke(req.Header) {
+		if status >= 400 || req.Method == http.MethodOptions || req.Method == http.MethodHead || isSmoke(req.Header) {
 			return err
 		}
-		switch {
-		case route == "/mcp":
+		route, ok := s.byPath.row(req.Method, c.Path())
+		if !ok {
+			return err
+		}
+		switch route.Usage {
+		case countedAsMCP:
 			s.usage.Add(usage.MCP, 1)
-		case strings.HasPrefix(route, "/api/"):
+		case countedAsAPI:
 			s.usage.Add(usage.API, 1)
 			switch callerOf(req.Header.Get("User-Agent")) {
 			case callerAI:
@@ -64,9 +75,9 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 			case callerMachine:
 				s.usage.Add(usage.APIMachine, 1)
 			}
-		case route == "/":
+		case countedAsPage:
 			s.usage.Add(usage.Page, 1)
-		default:
+		case countedAsDoc:
 			s.usage.Add(usage.Doc, 1)
 		}
 		return err
