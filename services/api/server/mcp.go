@@ -193,13 +193,13 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if r.Tool == nil {
 			continue
 		}
-		tool, operation := *r.Tool.tool, r.Method+" "+r.Path
-		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(operation); err != nil {
+		tool := *r.Tool.tool
+		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(r); err != nil {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
 		var fullInput any
 		if !s.full {
-			if fullInput, _, err = fullSchemas.forRoute(operation); err != nil {
+			if fullInput, _, err = fullSchemas.forRoute(r); err != nil {
 				return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 			}
 		}

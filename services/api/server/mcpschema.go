@@ -40,11 +40,10 @@ func newToolSchemas(full bool) (*toolSchemas, error) {
 	return &toolSchemas{paths: doc.Paths, defs: defs}, nil
 }
 
-// forRoute returns the input and output schemas of the operation
-// "METHOD /path".
-func (ts *toolSchemas) forRoute(route string) (in, out map[string]any, err error) {
-	method, path, _ := strings.Cut(route, " ")
-	op, ok := dig(ts.paths, path, strings.ToLower(method)).(map[string]any)
+// forRoute returns the input and output schemas of a route's operation.
+func (ts *toolSchemas) forRoute(r Route) (in, out map[string]any, err error) {
+	route := r.Method + " " + r.Path // for the messages
+	op, ok := dig(ts.paths, r.Path, strings.ToLower(r.Method)).(map[string]any)
 	if !ok {
 		return nil, nil, fmt.Errorf("api/openapi.json has no operation %s", route)
 	}
