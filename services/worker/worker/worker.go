@@ -23,6 +23,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/okf"
@@ -56,8 +57,9 @@ type Options struct {
 	Metrics prometheus.Registerer
 }
 
-// DefaultRescueAfter is the default of Options.RescueStuckJobsAfter.
-const DefaultRescueAfter = 3 * time.Hour
+// DefaultRescueAfter is the default of Options.RescueStuckJobsAfter, and
+// of OKF_WORKER_RESCUE_AFTER (pkg/config).
+const DefaultRescueAfter = config.DefaultRescueAfter
 
 // NewClient returns a River client that runs every job kind of the worker
 // service. Start it with Start(ctx); stop it with Stop or StopAndCancel.
