@@ -19,6 +19,7 @@ var notPassed = map[string]string{
 	"OKF_FETCH_ALLOW_LOOPBACK": "test setting only: lets the guarded fetch client reach loopback",
 	"OKF_FETCH_CA_FILE":        "test setting only: trusts a test CA",
 	"OKF_FETCH_DIAL_OVERRIDE":  "test setting only: dials host names at loopback addresses",
+	"PG_BIN":                   "okfctl run only: the embedded cluster's initdb; the images use DATABASE_URL",
 }
 
 // TestComposePassesEveryVariable: every variable okf-api and okf-worker
