@@ -2,7 +2,12 @@ package config
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,6 +32,59 @@ func TestVariablesAreWhatIsRead(t *testing.T) {
 	}
 	_, _ = LoadDatabaseURL(getenv)
 	compareNames(t, "read by Load, LoadWorker and LoadDatabaseURL", keys(read), "Variables()", Variables())
+}
+
+// envReaders are the non-test files outside pkg/config that may read the
+// environment themselves, and why.
+var envReaders = map[string]string{
+	"pkg/pgcluster/pgcluster.go":       "PG_BIN for the test harnesses, which start clusters without a BinDir",
+	"pkg/store/storetest/storetest.go": "OKF_TEST_DATABASE_URL: the test harness's own setting",
+}
+
+// No package but this one calls os.Getenv or os.LookupEnv, apart from
+// envReaders (passing os.Getenv to a Load function is how binaries use this
+// package).
+func TestOnlyConfigReadsTheEnvironment(t *testing.T) {
+	root := "../.."
+	fset := token.NewFileSet()
+	for _, dir := range []string{"pkg", "services"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if strings.HasPrefix(rel, "pkg/config/") || envReaders[rel] != "" {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if fn := osFunc(call.Fun); fn == "Getenv" || fn == "LookupEnv" {
+						t.Errorf("%s: os.%s: read the variable in pkg/config", fset.Position(call.Pos()), fn)
+					}
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// osFunc is the name of the os function e names, or "".
+func osFunc(e ast.Expr) string {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" {
+			return sel.Sel.Name
+		}
+	}
+	return ""
 }
 
 // The README's configuration table documents exactly the variables the
