@@ -36,11 +36,11 @@ type Sweep struct {
 	// are the repository searches; DefaultSweepQueries when unset.
 	Queries []string
 	// CodeQueries (OKF_SWEEP_CODE_QUERIES, ";"-separated) are the code
-	// searches; DefaultSweepCodeQueries when unset, nil ("off") turns code
-	// search off.
+	// searches; DefaultSweepCodeQueries when unset, nil when it is "off"
+	// (code search off).
 	CodeQueries []string
 	// Workers (OKF_SWEEP_WORKERS, 1 to 100) is the number of sweep jobs one
-	// process runs at once.
+	// process runs at once; DefaultSweepWorkers when unset.
 	Workers int
 }
 
