@@ -19,6 +19,7 @@ var notPassed = map[string]string{
 	"OKF_FETCH_ALLOW_LOOPBACK": "test setting only: lets the guarded fetch client reach loopback",
 	"OKF_FETCH_CA_FILE":        "test setting only: trusts a test CA",
 	"OKF_FETCH_DIAL_OVERRIDE":  "test setting only: dials host names at loopback addresses",
+	"PG_BIN":                   "okfctl run only: the embedded cluster's initdb; the images use DATABASE_URL",
 }
 
 // TestComposePassesEveryVariable: every variable okf-api and okf-worker
@@ -45,8 +46,9 @@ func TestComposePassesEveryVariable(t *testing.T) {
 }
 
 // TestConfigAccepted: the environment each deployment gives okf-api and
-// okf-worker passes pkg/config's own validation, so neither stops at start
-// on a bad VARIANT, PUBLIC_BASE_URL or the like.
+// okf-worker passes pkg/config's own validation (and okf-worker's,
+// LoadWorker), so neither stops at start on a bad VARIANT, PUBLIC_BASE_URL,
+// OKF_SWEEP_WORKERS or the like.
 func TestConfigAccepted(t *testing.T) {
 	t.Run("compose", func(t *testing.T) {
 		p := loadCompose(t)
@@ -60,6 +62,11 @@ func TestConfigAccepted(t *testing.T) {
 			if _, err := config.Load(mapEnv(env)); err != nil {
 				t.Errorf("%s: %v", name, err)
 			}
+			if name == "worker" {
+				if _, err := config.LoadWorker(mapEnv(env)); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
 		}
 	})
 	forEachOverlay(t, func(t *testing.T, variant, _ string, m manifest) {
@@ -69,11 +76,17 @@ func TestConfigAccepted(t *testing.T) {
 				continue
 			}
 			for _, c := range w.spec.Containers {
-				cfg, err := config.Load(mapEnv(podEnv(c, cm)))
+				env := podEnv(c, cm)
+				cfg, err := config.Load(mapEnv(env))
 				if err != nil {
 					t.Errorf("%s: %v", w.name, err)
 				} else if cfg.Variant != variant {
 					t.Errorf("%s: variant %s, want %s", w.name, cfg.Variant, variant)
+				}
+				if strings.Contains(c.Image, "/okf-worker") {
+					if _, err := config.LoadWorker(mapEnv(env)); err != nil {
+						t.Errorf("%s: %v", w.name, err)
+					}
 				}
 			}
 		}

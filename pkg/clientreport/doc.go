@@ -7,13 +7,12 @@
 // handler reads the body (capped at MaxBodyBytes), calls Reporter.Report and
 // answers 204 with no body whatever the Outcome.
 //
-// Interface:
-//
-//	func New(log *slog.Logger, opts Options) *Reporter
-//	type Options struct { Window time.Duration; MaxPending int; Now func() time.Time }
-//	func (r *Reporter) Report(body []byte, userAgent string) Outcome // Accepted, Merged, Invalid, Dropped
-//	func (r *Reporter) Run(ctx context.Context) // flushes each window as it closes; flushes on exit
-//	func (r *Reporter) Flush()                  // emits everything pending now
+// New builds a Reporter from a logger and Options (the merge window, the
+// distinct failures held per window, and a clock for tests). Report takes
+// one body and the User-Agent and returns an Outcome: Accepted, Merged,
+// Invalid or Dropped. Run, started once in its own goroutine, emits each
+// window as it closes and flushes what is pending when its context ends;
+// Flush emits everything pending at once.
 //
 // # Merging
 //

@@ -1,10 +1,18 @@
 // Package config reads the service's configuration from the environment
-// (the table in DESIGN.md). It owns the variable names and their defaults and
-// validates them once at start, so a bad value stops a binary with a clear
-// message instead of surfacing later.
+// (the table in DESIGN.md and the README's "Configuration"). It is the one
+// place a binary reads an environment variable: it owns the variable names
+// (Variables) and their defaults and validates them once at start, so a bad
+// value stops a binary with a clear message that names the variable instead
+// of surfacing later. It returns plain values and imports nothing of the
+// service, so every binary and package may use it.
+//
+// Load reads what every binary shares; LoadWorker okf-worker's own
+// variables (worker.go); LoadDatabaseURL DATABASE_URL alone, for the okfctl
+// commands that need nothing else.
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -45,6 +53,11 @@ type Config struct {
 	// fails, so a load balancer stops sending it traffic before its
 	// listener closes. 0 in development; a few seconds behind Kubernetes.
 	ShutdownDelay time.Duration
+
+	// PGBin (PG_BIN) is the directory of initdb and pg_ctl for the embedded
+	// cluster of okfctl run (pgcluster.Options.BinDir); "" lets pgcluster
+	// search. It is checked only when a cluster starts.
+	PGBin string
 }
 
 // Defaults.
@@ -78,6 +91,7 @@ func Load(getenv func(string) string) (Config, error) {
 		X402PayTo:       getenv("X402_PAY_TO"),
 		X402Facilitator: or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator),
 		X402Mode:        or(getenv("X402_MODE"), DefaultX402Mode),
+		PGBin:           getenv("PG_BIN"),
 	}
 	if c.DatabaseReadURL == "" {
 		c.DatabaseReadURL = c.DatabaseURL
@@ -119,6 +133,17 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
 	}
 	return c, nil
+}
+
+// LoadDatabaseURL reads DATABASE_URL alone, for the commands that need
+// nothing else (okfctl migrate and import): unlike Load it checks no other
+// variable. Unset is an error (worded as the binaries word it).
+func LoadDatabaseURL(getenv func(string) string) (string, error) {
+	u := getenv("DATABASE_URL")
+	if u == "" {
+		return "", errors.New("DATABASE_URL is not set")
+	}
+	return u, nil
 }
 
 // Full reports whether this is the full variant.

@@ -9,6 +9,7 @@ package pgcluster
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,6 +37,10 @@ type Options struct {
 	// Port names the socket file (.s.PGSQL.<port>); the cluster listens on a
 	// Unix socket only. 0 means 5432.
 	Port int
+	// BinDir is the directory of initdb and pg_ctl; "" means BinDir("").
+	// A binary passes PG_BIN as pkg/config read it (okfctl run); the test
+	// harnesses leave it empty.
+	BinDir string
 }
 
 // Cluster is a running private cluster.
@@ -54,10 +59,13 @@ type Cluster struct {
 // ErrNoPostgres means no PostgreSQL server binaries were found.
 var ErrNoPostgres = errors.New("pgcluster: PostgreSQL server binaries not found (install postgresql-15, or set PG_BIN to the directory holding initdb and pg_ctl)")
 
-// BinDir finds the directory of initdb and pg_ctl: $PG_BIN, then the newest
-// /usr/lib/postgresql/*/bin, then pg_config --bindir.
-func BinDir() (string, error) {
-	if d := os.Getenv("PG_BIN"); d != "" {
+// BinDir finds the directory of initdb and pg_ctl: dir when given, then
+// $PG_BIN, then the newest /usr/lib/postgresql/*/bin, then pg_config
+// --bindir. Reading PG_BIN here serves the test harnesses (storetest, the
+// readiness tests of pkg/ops), which start clusters without a BinDir and
+// read no configuration; binaries read PG_BIN through pkg/config.
+func BinDir(dir string) (string, error) {
+	if d := cmp.Or(dir, os.Getenv("PG_BIN")); d != "" {
 		if isExec(filepath.Join(d, "initdb")) {
 			return d, nil
 		}
@@ -92,7 +100,7 @@ func isExec(p string) bool {
 // Start initialises the cluster when its data directory is new and starts the
 // server; a cluster already running in Dir is reused.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
-	bin, err := BinDir()
+	bin, err := BinDir(opts.BinDir)
 	if err != nil {
 		return nil, err
 	}

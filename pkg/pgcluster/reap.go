@@ -62,7 +62,7 @@ func alive(pid int) bool {
 // reapDir stops the server of the cluster in dir at once (its data is
 // thrown away) and deletes dir.
 func reapDir(dir string) error {
-	bin, err := BinDir()
+	bin, err := BinDir("")
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,10 @@
 //
 // Files, one concern each:
 //
+//	doc.go         this overview
 //	store.go       Open, Close, pools, the retried write transaction
 //	migrate.go     Migrate: our SQL files, then River's tables
+//	types.go       the types and errors callers see: Bundle, BundleInput, SearchParams, IndexStats
 //	row.go         BundleInput to column values: cleaning, content hash
 //	bundles.go     UpsertBundle, GetBundle, DeleteBundle
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
@@ -22,6 +24,11 @@
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap
+//	usage.go       AddUsage, Usage: the daily usage counters
+//	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
+//
+// Tests sit beside each file; package storetest gives every test package a
+// real, migrated database on an ephemeral cluster.
 //
 // Writes take advisory locks in a fixed order (see visibility.go) and are
 // retried when Postgres still picks them as a deadlock victim. Reads go

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
@@ -34,7 +35,7 @@ func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	u, err := databaseURL()
+	u, err := config.LoadDatabaseURL(os.Getenv)
 	if err != nil {
 		return err
 	}

@@ -77,12 +77,3 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-// databaseURL is DATABASE_URL, required by the commands that write.
-func databaseURL() (string, error) {
-	u := os.Getenv("DATABASE_URL")
-	if u == "" {
-		return "", errors.New("DATABASE_URL is not set")
-	}
-	return u, nil
-}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 
+	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
 )
 
@@ -13,7 +15,7 @@ func migrateCmd(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	u, err := databaseURL()
+	u, err := config.LoadDatabaseURL(os.Getenv)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func runCmd(ctx context.Context, args []string) error {
 
 	dbURL := cfg.DatabaseURL
 	if dbURL == "" {
-		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(*dataDir, "pg")})
+		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(*dataDir, "pg"), BinDir: cfg.PGBin})
 		if err != nil {
 			return err
 		}

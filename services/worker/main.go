@@ -2,11 +2,12 @@
 // configured database. Any number of worker processes may run at once; River
 // distributes the jobs. Beside them it serves the operator listener
 // (pkg/ops: probes and metrics) on OPS_ADDR. When OPS_ADDR is unset it
-// binds a free loopback port (defaultOpsAddr) and logs it, rather than the
-// API's default port: make run's API and worker, and the tests' several
-// workers, share one host. Deployments set OPS_ADDR. On SIGINT or SIGTERM
-// it lets running jobs finish (River's soft stop), then stops the operator
-// listener.
+// binds a free loopback port (config.DefaultWorkerOpsAddr) and logs it,
+// rather than the API's default port: make run's API and worker, and the
+// tests' several workers, share one host. Deployments set OPS_ADDR. On
+// SIGINT or SIGTERM it lets running jobs finish (River's soft stop), then
+// stops the operator listener. Its configuration comes from pkg/config
+// (Load and LoadWorker).
 package main
 
 import (
@@ -23,15 +24,12 @@ import (
 	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/logging"
 	"github.com/okfindex/okf-index/pkg/ops"
+	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
 var build = "dev"
-
-// defaultOpsAddr is the worker's operator listener when OPS_ADDR is unset:
-// any free loopback port, named in the "worker started" log line.
-const defaultOpsAddr = "127.0.0.1:0"
 
 func main() {
 	log := logging.New(os.Stderr, nil).With("app", "okf-worker", "build", build)
@@ -49,6 +47,10 @@ func run(log *slog.Logger) error {
 	if cfg.DatabaseURL == "" {
 		return errors.New("DATABASE_URL is not set (make run sets it for the embedded cluster)")
 	}
+	wcfg, err := config.WorkerFromEnv()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -58,42 +60,25 @@ func run(log *slog.Logger) error {
 	}
 	defer st.Close()
 	reg := ops.NewRegistry(st, log)
-	opts := worker.Options{Store: st, Logger: log, Metrics: reg}
-	if v := os.Getenv("OKF_WORKER_RESCUE_AFTER"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("OKF_WORKER_RESCUE_AFTER %q must be a positive duration such as 3h", v)
-		}
-		opts.RescueStuckJobsAfter = d
-	}
-	if opts.Fetch, err = fetchOptionsFromEnv(os.Getenv); err != nil {
-		return err
-	}
-	if opts.Fetch.AllowLoopback || opts.Fetch.RootCAs != nil {
+	opts := worker.Options{Store: st, Logger: log, Metrics: reg,
+		RescueStuckJobsAfter: wcfg.RescueAfter, Fetch: fetchOptions(wcfg.Fetch)}
+	if wcfg.Fetch.On() {
 		log.Warn("IndexNow fetch test settings are on: never in production",
-			"allow_loopback", opts.Fetch.AllowLoopback, "ca_file", os.Getenv("OKF_FETCH_CA_FILE"))
+			"allow_loopback", wcfg.Fetch.AllowLoopback, "ca_file", wcfg.Fetch.CAFile)
 	}
-	if cfg.GitHubToken == "" {
+	if wcfg.Sweep == nil {
 		log.Info("GITHUB_TOKEN is not set: the GitHub sweep is off")
 	} else {
-		sweep, err := worker.SweepConfigFromEnv(os.Getenv)
-		if err != nil {
-			return err
-		}
-		opts.Sweep = sweep
+		opts.Sweep = sweepConfig(*wcfg.Sweep)
 		opts.GitHub = github.New(github.Config{GraphQLURL: cfg.GitHubGraphQL, Token: cfg.GitHubToken, Logger: log})
 		log.Info("GitHub sweep on", "graphql", cfg.GitHubGraphQL, "rest", github.RESTBase(cfg.GitHubGraphQL),
-			"seeds", len(sweep.Seeds), "queries", len(sweep.Queries), "code_queries", len(sweep.CodeQueries))
+			"seeds", len(opts.Sweep.Seeds), "queries", len(opts.Sweep.Queries), "code_queries", len(opts.Sweep.CodeQueries))
 	}
 	client, err := worker.NewClient(opts)
 	if err != nil {
 		return err
 	}
-	opsAddr := cfg.OpsAddr
-	if os.Getenv("OPS_ADDR") == "" {
-		opsAddr = defaultOpsAddr
-	}
-	opsLn, err := ops.Listen(opsAddr, ops.NewHandler(ops.Options{Ready: st.Ping, Gatherer: reg, Logger: log}), log)
+	opsLn, err := ops.Listen(wcfg.OpsAddr, ops.NewHandler(ops.Options{Ready: st.Ping, Gatherer: reg, Logger: log}), log)
 	if err != nil {
 		return fmt.Errorf("operator listener: %w", err)
 	}
@@ -122,4 +107,20 @@ func run(log *slog.Logger) error {
 	}
 	log.Info("worker stopped cleanly")
 	return nil
+}
+
+// fetchOptions are the options of the guarded fetch client: the production
+// defaults, and the test settings of f.
+func fetchOptions(f config.Fetch) safefetch.Options {
+	return safefetch.Options{AllowLoopback: f.AllowLoopback, RootCAs: f.RootCAs, DialOverride: f.DialOverride}
+}
+
+// sweepConfig is the sweep configuration s gives; the rest keeps the
+// worker's defaults.
+func sweepConfig(s config.Sweep) worker.SweepConfig {
+	seeds := make([]github.RepoRef, len(s.Seeds))
+	for i, r := range s.Seeds {
+		seeds[i] = github.RepoRef{Owner: r.Owner, Name: r.Name}
+	}
+	return worker.SweepConfig{Seeds: seeds, Queries: s.Queries, CodeQueries: s.CodeQueries, Workers: s.Workers}
 }

@@ -49,7 +49,8 @@ func (w *EnrichReposWorker) Work(ctx context.Context, job *river.Job[jobs.Enrich
 		for i, c := range due {
 			refs[i] = github.RepoRef{Owner: c.Owner, Name: c.Name}
 		}
-		if err := sweepRepos(ctx, w.Store, w.GitHub, w.Logger, w.Now, refs, false, false); err != nil {
+		batch := sweepBatch{Store: w.Store, GitHub: w.GitHub, Logger: w.Logger, Now: w.Now, Refs: refs, SignalsOnly: true}
+		if err := sweepRepos(ctx, batch); err != nil {
 			return limitSnooze(err)
 		}
 		after = due[len(due)-1].Repo

@@ -1,18 +1,17 @@
 package worker
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 )
 
 // SweepConfig configures the GitHub sweep. The sweep runs only when the
-// worker is given a GitHub client (GITHUB_TOKEN is set).
+// worker is given a GitHub client (GITHUB_TOKEN is set). okf-worker fills
+// it from config.Sweep.
 type SweepConfig struct {
 	// Seeds are repositories always swept (OKF_SWEEP_SEEDS).
 	Seeds []github.RepoRef
@@ -34,61 +33,16 @@ type SweepConfig struct {
 	Workers int
 }
 
-// Defaults of the sweep.
+// Defaults of the sweep's searches: those of OKF_SWEEP_QUERIES and
+// OKF_SWEEP_CODE_QUERIES (pkg/config).
 var (
-	DefaultSweepQueries     = []string{"okf in:name,description,readme", "topic:okf", "okf_version in:readme", "\"knowledge bundle\" okf"}
-	DefaultSweepCodeQueries = []string{"okf_version filename:index.md"}
+	DefaultSweepQueries     = config.DefaultSweepQueries
+	DefaultSweepCodeQueries = config.DefaultSweepCodeQueries
 )
 
 // MaxCodeSize is the largest file GitHub's code search indexes (384 KB):
 // the top of the size: ranges.
 const MaxCodeSize = 384 * 1024
-
-// SweepConfigFromEnv reads the sweep's variables through getenv:
-//
-//	OKF_SWEEP_SEEDS         comma-separated owner/name list, swept every round
-//	OKF_SWEEP_QUERIES       ";"-separated repository searches (queries may hold commas)
-//	OKF_SWEEP_CODE_QUERIES  ";"-separated code searches; "off" turns code search off
-//	OKF_SWEEP_WORKERS       sweep jobs one process runs at once (default 2)
-func SweepConfigFromEnv(getenv func(string) string) (SweepConfig, error) {
-	c := SweepConfig{Queries: DefaultSweepQueries, CodeQueries: DefaultSweepCodeQueries}
-	for _, s := range strings.Split(getenv("OKF_SWEEP_SEEDS"), ",") {
-		if strings.TrimSpace(s) == "" {
-			continue
-		}
-		r, err := github.ParseRepoRef(s)
-		if err != nil {
-			return c, fmt.Errorf("worker: OKF_SWEEP_SEEDS: %w", err)
-		}
-		c.Seeds = append(c.Seeds, r)
-	}
-	if v := getenv("OKF_SWEEP_QUERIES"); v != "" {
-		c.Queries = splitList(v)
-	}
-	if v := getenv("OKF_SWEEP_CODE_QUERIES"); v == "off" {
-		c.CodeQueries = nil
-	} else if v != "" {
-		c.CodeQueries = splitList(v)
-	}
-	if v := getenv("OKF_SWEEP_WORKERS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return c, fmt.Errorf("worker: OKF_SWEEP_WORKERS %q must be a number from 1 to 100", v)
-		}
-		c.Workers = n
-	}
-	return c, nil
-}
-
-func splitList(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ";") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 func (c *SweepConfig) fill() {
 	if c.Since.IsZero() {
@@ -104,7 +58,7 @@ func (c *SweepConfig) fill() {
 		c.EnrichEvery = jobs.EnrichReposEvery
 	}
 	if c.Workers == 0 {
-		c.Workers = 2
+		c.Workers = config.DefaultSweepWorkers
 	}
 }
 

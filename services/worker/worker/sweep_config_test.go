@@ -9,36 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
-	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
-
-func TestSweepConfigFromEnv(t *testing.T) {
-	env := map[string]string{
-		"OKF_SWEEP_SEEDS":        " acme/kb, Other/Repo ,",
-		"OKF_SWEEP_QUERIES":      "okf in:name,description; topic:okf",
-		"OKF_SWEEP_CODE_QUERIES": "off",
-		"OKF_SWEEP_WORKERS":      "4",
-	}
-	c, err := worker.SweepConfigFromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(c.Seeds, []github.RepoRef{{Owner: "acme", Name: "kb"}, {Owner: "Other", Name: "Repo"}}) ||
-		!slices.Equal(c.Queries, []string{"okf in:name,description", "topic:okf"}) || c.CodeQueries != nil || c.Workers != 4 {
-		t.Fatalf("config: %+v", c)
-	}
-	d, err := worker.SweepConfigFromEnv(func(string) string { return "" })
-	if err != nil || !slices.Equal(d.Queries, worker.DefaultSweepQueries) || !slices.Equal(d.CodeQueries, worker.DefaultSweepCodeQueries) {
-		t.Fatalf("defaults: %+v %v", d, err)
-	}
-	for _, bad := range []map[string]string{{"OKF_SWEEP_SEEDS": "nope"}, {"OKF_SWEEP_WORKERS": "0"}} {
-		if _, err := worker.SweepConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
-			t.Errorf("%v: no error", bad)
-		}
-	}
-}
 
 // Without a GitHub client (no GITHUB_TOKEN) the worker schedules no sweep
 // job: the on-start jobs are the statistics recount alone.

@@ -49,27 +49,44 @@ func (w *SweepReposWorker) Work(ctx context.Context, job *river.Job[jobs.SweepRe
 		}
 		refs = append(refs, r)
 	}
-	err := sweepRepos(ctx, w.Store, w.GitHub, w.Logger, w.Now, refs, job.Args.Force, true)
+	err := sweepRepos(ctx, sweepBatch{Store: w.Store, GitHub: w.GitHub, Logger: w.Logger, Now: w.Now,
+		Refs: refs, Force: job.Args.Force})
 	return limitSnooze(err)
 }
 
-// sweepRepos reads refs; with readTrees false only the signals are
-// refreshed (enrichment).
-func sweepRepos(ctx context.Context, st *store.Store, gh *github.Client, log *slog.Logger, clock func() time.Time,
-	refs []github.RepoRef, force, readTrees bool) error {
-	repos, err := gh.ReadRepositories(ctx, refs)
+// sweepBatch is one read of a list of repositories: by a sweep_repos job,
+// or by enrichment (SignalsOnly).
+type sweepBatch struct {
+	Store  *store.Store
+	GitHub *github.Client
+	Logger *slog.Logger
+	Now    func() time.Time
+	Refs   []github.RepoRef
+	// Force reads the trees even of repositories whose head commit has not
+	// moved since their last sweep.
+	Force bool
+	// SignalsOnly refreshes the repository signals alone and reads no tree
+	// (enrichment); the repositories are marked enriched, not swept.
+	SignalsOnly bool
+}
+
+// sweepRepos reads b.Refs: their signals, and the trees and roots of those
+// whose head commit moved (or all, with b.Force), unless b.SignalsOnly.
+func sweepRepos(ctx context.Context, b sweepBatch) error {
+	st := b.Store
+	repos, err := b.GitHub.ReadRepositories(ctx, b.Refs)
 	if err != nil {
 		return err
 	}
-	names := make([]string, len(refs))
-	for i, r := range refs {
+	names := make([]string, len(b.Refs))
+	for i, r := range b.Refs {
 		names[i] = r.FullName()
 	}
 	cands, err := st.GetCandidates(ctx, names)
 	if err != nil {
 		return err
 	}
-	now := clock()
+	now := b.Now()
 	var changed []github.Repository
 	var enriched []string
 	for i, r := range repos {
@@ -90,16 +107,14 @@ func sweepRepos(ctx context.Context, st *store.Store, gh *github.Client, log *sl
 				return err
 			}
 		}
-		if !readTrees || (!force && r.HeadOID != "" && cands[r.FullName()].SweptOID == r.HeadOID) {
+		if b.SignalsOnly || (!b.Force && r.HeadOID != "" && cands[r.FullName()].SweptOID == r.HeadOID) {
 			if _, err := st.SetRepoSignal(ctx, r.FullName(), *repoInfo(r).Signal(now)); err != nil {
 				return err
 			}
-			if readTrees {
-				if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
-					return err
-				}
-			} else {
+			if b.SignalsOnly {
 				enriched = append(enriched, r.FullName())
+			} else if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
+				return err
 			}
 			continue
 		}
@@ -113,7 +128,7 @@ func sweepRepos(ctx context.Context, st *store.Store, gh *github.Client, log *sl
 	if len(changed) == 0 {
 		return nil
 	}
-	return readChanged(ctx, st, gh, log, now, changed)
+	return readChanged(ctx, st, b.GitHub, b.Logger, now, changed)
 }
 
 // readChanged lists the trees of repos, reads every index.md and writes the

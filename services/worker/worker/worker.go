@@ -2,11 +2,18 @@
 // kinds it runs, on which queues, and which periodic jobs it schedules. The
 // work of each job lives in a file named by the job; storage goes through
 // pkg/store.
+//
+//	recount.go     recount_stats
+//	verify.go      verify_ping
+//	discover.go    sweep_discover
+//	sweeprepos.go  sweep_repos
+//	enrich.go      enrich_repos
+//
+// sweep.go holds the sweep's configuration, metrics.go the job metrics.
 package worker
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -16,6 +23,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/github"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/okf"
@@ -49,8 +57,9 @@ type Options struct {
 	Metrics prometheus.Registerer
 }
 
-// DefaultRescueAfter is the default of Options.RescueStuckJobsAfter.
-const DefaultRescueAfter = 3 * time.Hour
+// DefaultRescueAfter is the default of Options.RescueStuckJobsAfter, and
+// of OKF_WORKER_RESCUE_AFTER (pkg/config).
+const DefaultRescueAfter = config.DefaultRescueAfter
 
 // NewClient returns a River client that runs every job kind of the worker
 // service. Start it with Start(ctx); stop it with Stop or StopAndCancel.
@@ -134,18 +143,4 @@ func addSweep(workers *river.Workers, queues map[string]river.QueueConfig, opts 
 			&river.PeriodicJobOpts{RunOnStart: true},
 		),
 	}
-}
-
-// RecountStatsWorker rebuilds the statistics summary.
-type RecountStatsWorker struct {
-	river.WorkerDefaults[jobs.RecountStatsArgs]
-	Store *store.Store
-}
-
-// Work runs one recount.
-func (w *RecountStatsWorker) Work(ctx context.Context, job *river.Job[jobs.RecountStatsArgs]) error {
-	if err := w.Store.RecountStats(ctx); err != nil {
-		return fmt.Errorf("worker: recount stats: %w", err)
-	}
-	return nil
 }

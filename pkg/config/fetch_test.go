@@ -1,29 +1,21 @@
-package main
+package config
 
 import (
-	"context"
 	"encoding/pem"
-	"fmt"
 	"maps"
-	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/okfindex/okf-index/pkg/safefetch"
-	"github.com/okfindex/okf-index/pkg/safefetch/safefetchtest"
 )
 
 // The fetch test settings are off by default, read when set, and refused
 // when malformed.
-func TestFetchOptionsFromEnv(t *testing.T) {
+func TestLoadFetch(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
-	opts, err := fetchOptionsFromEnv(getenv)
+	opts, err := loadFetch(getenv)
 	if err != nil || opts.AllowLoopback || opts.RootCAs != nil {
 		t.Fatalf("default: %+v %v", opts, err)
 	}
@@ -35,27 +27,27 @@ func TestFetchOptionsFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	env["OKF_FETCH_ALLOW_LOOPBACK"], env["OKF_FETCH_CA_FILE"] = "1", caFile
-	if opts, err = fetchOptionsFromEnv(getenv); err != nil || !opts.AllowLoopback || opts.RootCAs == nil {
+	if opts, err = loadFetch(getenv); err != nil || !opts.AllowLoopback || opts.RootCAs == nil {
 		t.Fatalf("set: %+v %v", opts, err)
 	}
 
 	for k, v := range map[string]string{"OKF_FETCH_ALLOW_LOOPBACK": "maybe", "OKF_FETCH_CA_FILE": filepath.Join(t.TempDir(), "none.pem")} {
 		bad := map[string]string{k: v}
-		if _, err := fetchOptionsFromEnv(func(k string) string { return bad[k] }); err == nil {
+		if _, err := loadFetch(func(k string) string { return bad[k] }); err == nil {
 			t.Errorf("%s=%s accepted", k, v)
 		}
 	}
 	if err := os.WriteFile(caFile, []byte("not a certificate"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fetchOptionsFromEnv(func(k string) string { return map[string]string{"OKF_FETCH_CA_FILE": caFile}[k] }); err == nil {
+	if _, err := loadFetch(func(k string) string { return map[string]string{"OKF_FETCH_CA_FILE": caFile}[k] }); err == nil {
 		t.Error("a CA file without PEM accepted")
 	}
 }
 
 // OKF_FETCH_DIAL_OVERRIDE: name=ip:port pairs of host names and loopback
 // targets, only with OKF_FETCH_ALLOW_LOOPBACK.
-func TestDialOverrideFromEnv(t *testing.T) {
+func TestLoadFetchDialOverride(t *testing.T) {
 	a := netip.MustParseAddrPort("127.0.0.1:34567")
 	b := netip.MustParseAddrPort("[::1]:34568")
 	tests := []struct {
@@ -86,7 +78,7 @@ func TestDialOverrideFromEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		env := map[string]string{"OKF_FETCH_DIAL_OVERRIDE": tt.override, "OKF_FETCH_ALLOW_LOOPBACK": tt.allow}
-		opts, err := fetchOptionsFromEnv(func(k string) string { return env[k] })
+		opts, err := loadFetch(func(k string) string { return env[k] })
 		switch {
 		case tt.want == nil && err == nil:
 			t.Errorf("%q (allow %q) accepted: %v", tt.override, tt.allow, opts.DialOverride)
@@ -95,37 +87,5 @@ func TestDialOverrideFromEnv(t *testing.T) {
 		case tt.want != nil && !maps.Equal(opts.DialOverride, tt.want):
 			t.Errorf("%q: %v, want %v", tt.override, opts.DialOverride, tt.want)
 		}
-	}
-}
-
-// The settings read from the environment reach a local TLS server by a
-// host name its certificate carries.
-func TestFetchThroughDialOverride(t *testing.T) {
-	srv := safefetchtest.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "%s%s", r.Host, r.URL.Path)
-	}), "site-a.test", "docs.okf-test.example")
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, srv.CertPEM, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"OKF_FETCH_ALLOW_LOOPBACK": "1", "OKF_FETCH_CA_FILE": caFile, "OKF_FETCH_DIAL_OVERRIDE": srv.DialOverrideEnv()}
-	opts, err := fetchOptionsFromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := safefetch.New(opts)
-	for _, u := range []string{"https://site-a.test/k.txt", "https://docs.okf-test.example/okf/index.md"} {
-		resp, err := c.Get(context.Background(), u)
-		if err != nil {
-			t.Fatalf("%s: %v", u, err)
-		}
-		if want := strings.TrimPrefix(u, "https://"); string(resp.Body) != want {
-			t.Errorf("%s: body %q, want %q", u, resp.Body, want)
-		}
-	}
-	// A name the override does not hold is resolved as usual: nothing
-	// public answers for .test, and loopback names fail the certificate.
-	if _, err := c.Get(context.Background(), "https://localhost:"+strconv.Itoa(int(srv.Addr().Port()))+"/"); err == nil {
-		t.Error("localhost passed the name check of a certificate that does not carry it")
 	}
 }

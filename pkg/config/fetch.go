@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"crypto/x509"
@@ -9,55 +9,63 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/okfindex/okf-index/pkg/safefetch"
 )
 
-// fetchOptionsFromEnv reads the test settings of the guarded HTTP client
+// Fetch is the test settings of the guarded HTTP client (pkg/safefetch)
 // that verifies IndexNow key files and fetches the submitted roots. All are
-// off by default and must stay off in production:
-//
-//	OKF_FETCH_ALLOW_LOOPBACK=1   let the client reach 127.0.0.0/8 and ::1
-//	                             (a local TLS server standing in for a domain)
-//	OKF_FETCH_CA_FILE=<pem file> trust these certificates instead of the
-//	                             system roots (that server's certificate)
-//	OKF_FETCH_DIAL_OVERRIDE=site-a.test=127.0.0.1:34567,site-b.test=[::1]:34568
-//	                             connect to this loopback address for this
-//	                             host name, whatever port the URL names; the
-//	                             URL, the TLS name check and the redirect
-//	                             rules keep the name. It needs
-//	                             OKF_FETCH_ALLOW_LOOPBACK=1.
-func fetchOptionsFromEnv(getenv func(string) string) (safefetch.Options, error) {
-	var opts safefetch.Options
+// off by default and must stay off in production.
+type Fetch struct {
+	// AllowLoopback (OKF_FETCH_ALLOW_LOOPBACK, a boolean) lets the client
+	// reach 127.0.0.0/8 and ::1: a local TLS server standing in for a domain.
+	AllowLoopback bool
+	// CAFile (OKF_FETCH_CA_FILE) is a PEM file of certificates trusted
+	// instead of the system roots (that server's certificate); RootCAs
+	// holds them, nil when CAFile is unset.
+	CAFile  string
+	RootCAs *x509.CertPool
+	// DialOverride (OKF_FETCH_DIAL_OVERRIDE, "site-a.test=127.0.0.1:34567,
+	// site-b.test=[::1]:34568") connects to this loopback address for this
+	// host name, whatever port the URL names; the URL, the TLS name check
+	// and the redirect rules keep the name. It needs AllowLoopback.
+	DialOverride map[string]netip.AddrPort
+}
+
+// On reports whether any test setting is on (the worker warns).
+func (f Fetch) On() bool { return f.AllowLoopback || f.RootCAs != nil }
+
+// loadFetch reads the OKF_FETCH_* variables, and the CA file
+// OKF_FETCH_CA_FILE names.
+func loadFetch(getenv func(string) string) (Fetch, error) {
+	var f Fetch
 	if v := getenv("OKF_FETCH_ALLOW_LOOPBACK"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return opts, fmt.Errorf("OKF_FETCH_ALLOW_LOOPBACK %q must be true or false", v)
+			return f, fmt.Errorf("config: OKF_FETCH_ALLOW_LOOPBACK %q must be true or false", v)
 		}
-		opts.AllowLoopback = b
+		f.AllowLoopback = b
 	}
-	if path := getenv("OKF_FETCH_CA_FILE"); path != "" {
-		pem, err := os.ReadFile(path)
+	if f.CAFile = getenv("OKF_FETCH_CA_FILE"); f.CAFile != "" {
+		pem, err := os.ReadFile(f.CAFile)
 		if err != nil {
-			return opts, fmt.Errorf("OKF_FETCH_CA_FILE: %w", err)
+			return f, fmt.Errorf("config: OKF_FETCH_CA_FILE: %w", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return opts, fmt.Errorf("OKF_FETCH_CA_FILE %s holds no PEM certificate", path)
+			return f, fmt.Errorf("config: OKF_FETCH_CA_FILE %s holds no PEM certificate", f.CAFile)
 		}
-		opts.RootCAs = pool
+		f.RootCAs = pool
 	}
 	if v := getenv("OKF_FETCH_DIAL_OVERRIDE"); v != "" {
-		if !opts.AllowLoopback {
-			return opts, errors.New("OKF_FETCH_DIAL_OVERRIDE needs OKF_FETCH_ALLOW_LOOPBACK=1 (its targets are loopback addresses)")
+		if !f.AllowLoopback {
+			return f, errors.New("config: OKF_FETCH_DIAL_OVERRIDE needs OKF_FETCH_ALLOW_LOOPBACK=1 (its targets are loopback addresses)")
 		}
 		m, err := parseDialOverride(v)
 		if err != nil {
-			return opts, fmt.Errorf("OKF_FETCH_DIAL_OVERRIDE: %w", err)
+			return f, fmt.Errorf("config: OKF_FETCH_DIAL_OVERRIDE: %w", err)
 		}
-		opts.DialOverride = m
+		f.DialOverride = m
 	}
-	return opts, nil
+	return f, nil
 }
 
 // hostLabel is one label of a host name (ASCII; IDNs in punycode).
