@@ -92,13 +92,14 @@ func osFunc(e ast.Expr) string {
 func TestReadmeConfigurationTable(t *testing.T) {
 	documented := readmeVariables(t, "../../README.md")
 	if len(documented) == 0 {
-		t.Fatal(`README.md: no variable in the table of "## Configuration"`)
+		t.Fatal(`README.md: no variable in the table of the "Configuration" section`)
 	}
 	compareNames(t, "README.md's configuration table", documented, "pkg/config (Variables)", Variables())
 }
 
 // readmeVariables returns the names in backticks in the first column of
-// the table in the "## Configuration" section of the markdown file at path.
+// the table in the "Configuration" section (a heading of any level) of the
+// markdown file at path.
 func readmeVariables(t *testing.T, path string) []string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -112,8 +113,8 @@ func readmeVariables(t *testing.T, path string) []string {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "## ") {
-			in = line == "## Configuration"
+		if strings.HasPrefix(line, "#") {
+			in = strings.TrimSpace(strings.TrimLeft(line, "#")) == "Configuration"
 			continue
 		}
 		if !in || !strings.HasPrefix(line, "|") {
