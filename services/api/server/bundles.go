@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 )
 
@@ -21,7 +23,7 @@ type Page struct {
 }
 
 // idShape is the shape of every bundle id (source.MaxIDLen characters at most).
-var idShape = regexp.MustCompile(`^[a-z0-9-]{1,80}$`)
+var idShape = regexp.MustCompile(`^[a-z0-9-]{1,` + strconv.Itoa(source.MaxIDLen) + `}$`)
 
 // searchBundles answers GET /api/bundles: a page of live bundles.
 func (s *Server) searchBundles(c echo.Context) error {
