@@ -63,6 +63,35 @@ func TestContentHash(t *testing.T) {
 	}
 }
 
+// TestContentHashIsStable pins the hash of two inputs, text that JSON
+// escapes included. A stored bundle whose hash changes looks changed to the
+// next sweep, which moves its updated_at: the hash must not follow a change
+// of Go types.
+func TestContentHashIsStable(t *testing.T) {
+	repo := "acme/widgets"
+	code := BundleInput{
+		ID: "acme-widgets-x", RootSHA256: "abc", IndexURL: "https://raw.example/a&b<c>.md", PageURL: "https://p/?a=1&b=2",
+		Card: okf.Card{Name: "N <&> \u2028", Tagline: "t", Description: "d & e", OKFVersion: "0.2", Concepts: 3, Type: "glossary",
+			ConceptList: []okf.Concept{{Name: "c<1>", URL: "u?x=1&y=2", Summary: "s\u2029"}}},
+		Source: BundleSource{Origin: "code_host", Via: "sweep", URL: "https://github.com/acme/widgets", Host: "github.com",
+			Repo: &repo, Dir: "docs", Path: "docs/index.md"},
+		Low: true,
+	}
+	site := BundleInput{
+		ID: "site", RootSHA256: "def", IndexURL: "https://docs.example/index.md", PageURL: "https://docs.example/index.md",
+		Card:   okf.Card{Name: "Site", OKFVersion: "0.1"},
+		Source: BundleSource{Origin: "domain", Via: "indexnow", URL: "https://docs.example", Host: "docs.example", Path: "index.md"},
+	}
+	for in, want := range map[*BundleInput]string{
+		&code: "e6d83468adb5b1357d43c99200312e2bdffe3fe15b944a7e7942d14a4600443c",
+		&site: "ed7359d52998d620b81ec6d4449968075bfbb11d5e431b372254229cfc7620ff",
+	} {
+		if got := newBundleRow(*in).contentHash; got != want {
+			t.Errorf("%s: content hash %s, want %s", in.ID, got, want)
+		}
+	}
+}
+
 func TestCleanText(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":           "plain",
