@@ -67,7 +67,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Page limits of Search (contract 8).
@@ -85,11 +85,11 @@ const (
 const rankWindow = 32
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
-var sortOrders = map[string]string{
-	SortRecent:  `indexed_at DESC, id`,
-	SortUpdated: `updated_at DESC, id`,
-	SortName:    `lower(name) COLLATE "C", id`,
-	SortStars:   `repo_stars DESC NULLS LAST, id`,
+var sortOrders = map[wire.Sort]string{
+	wire.SortRecent:  `indexed_at DESC, id`,
+	wire.SortUpdated: `updated_at DESC, id`,
+	wire.SortName:    `lower(name) COLLATE "C", id`,
+	wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
 }
 
 // Search returns live bundles matching p, at most p.Limit.
@@ -139,21 +139,21 @@ func searchSQL(p SearchParams) (string, []any, error) {
 	}
 	sort := p.Sort
 	if sort == "" {
-		sort = SortRecent
+		sort = wire.SortRecent
 	}
-	if _, ok := sortOrders[sort]; !ok && sort != SortRelevance {
+	if _, ok := sortOrders[sort]; !ok && sort != wire.SortRelevance {
 		return "", nil, fmt.Errorf("store: search: unknown sort %q", p.Sort)
 	}
 	q := strings.TrimSpace(p.Q)
-	if sort == SortRelevance && q == "" {
-		sort = SortRecent
+	if sort == wire.SortRelevance && q == "" {
+		sort = wire.SortRecent
 	}
 	b := &sqlBuilder{}
 	if q != "" {
 		b.tsq = `websearch_to_tsquery('simple', ` + b.arg(q) + `)`
 	}
 	filters := b.filters(p)
-	if sort == SortRelevance {
+	if sort == wire.SortRelevance {
 		return b.relevance(q, filters, limit, offset), b.args, nil
 	}
 	where := filters
@@ -181,10 +181,10 @@ func (b *sqlBuilder) arg(v any) string {
 // predicate is written as the partial indexes write it.
 func (b *sqlBuilder) filters(p SearchParams) string {
 	w := []string{`visibility = 'live'`}
-	switch origin := strings.ToLower(strings.TrimSpace(p.Origin)); origin {
+	switch origin := wire.Origin(strings.ToLower(strings.TrimSpace(string(p.Origin)))); origin {
 	case "":
 	case "github":
-		w = append(w, `origin = `+b.arg(source.OriginCodeHost))
+		w = append(w, `origin = `+b.arg(wire.OriginCodeHost))
 	default:
 		w = append(w, `origin = `+b.arg(origin))
 	}

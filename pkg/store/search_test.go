@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // searchFixture writes a small index and returns the store and the ids by
@@ -52,7 +52,7 @@ func searchFixture(t *testing.T) (*store.Store, map[string]string) {
 	tools := repoBundle("other", "tools", "index.md")
 	tools.Card.Name = "Tools"
 	tools.Card.Description = "A toolbox for operators."
-	tools.Card.ConceptList = []okf.Concept{{Name: "Hammer Drill", URL: "https://x/h.md", Summary: "a naïve summary for nails"}}
+	tools.Card.ConceptList = wire.ConceptList{{Name: "Hammer Drill", URL: "https://x/h.md", Summary: "a naïve summary for nails"}}
 	tools.Card.OKFVersion, tools.Card.Type, tools.Card.Concepts = "0.2", "runbook", 40
 	tools.Repo.Language, tools.Repo.License, tools.Repo.Stars = ptr("Python"), ptr("Apache-2.0"), 5
 	add("tools", tools)
@@ -95,7 +95,7 @@ func searchIDs(t *testing.T, s *store.Store, ids map[string]string, p store.Sear
 	}
 	out := []string{}
 	for _, b := range res {
-		if b.Visibility != store.VisibilityLive || b.ConceptList == nil {
+		if b.Visibility != wire.VisibilityLive || b.ConceptList == nil {
 			t.Errorf("result %s: visibility %q, concept list %v", b.ID, b.Visibility, b.ConceptList)
 		}
 		out = append(out, short[b.ID])
@@ -111,17 +111,17 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 		want []string // in order
 	}{
 		{"all, recent by default", store.SearchParams{}, []string{"zulu", "site", "tools", "gadget", "widget"}},
-		{"sort updated", store.SearchParams{Sort: store.SortUpdated}, []string{"gadget", "zulu", "site", "tools", "widget"}},
-		{"sort name", store.SearchParams{Sort: store.SortName}, []string{"site", "gadget", "tools", "widget", "zulu"}},
-		{"sort stars, ties by id, domain last", store.SearchParams{Sort: store.SortStars}, starsOrder(ids)},
-		{"relevance without q is recent", store.SearchParams{Sort: store.SortRelevance}, []string{"zulu", "site", "tools", "gadget", "widget"}},
+		{"sort updated", store.SearchParams{Sort: wire.SortUpdated}, []string{"gadget", "zulu", "site", "tools", "widget"}},
+		{"sort name", store.SearchParams{Sort: wire.SortName}, []string{"site", "gadget", "tools", "widget", "zulu"}},
+		{"sort stars, ties by id, domain last", store.SearchParams{Sort: wire.SortStars}, starsOrder(ids)},
+		{"relevance without q is recent", store.SearchParams{Sort: wire.SortRelevance}, []string{"zulu", "site", "tools", "gadget", "widget"}},
 		{"q word", store.SearchParams{Q: "widget"}, []string{"zulu", "gadget", "widget"}},
 		{"q is case-insensitive", store.SearchParams{Q: "WIDGET"}, []string{"zulu", "gadget", "widget"}},
-		{"q relevance: name before body", store.SearchParams{Q: "widget", Sort: store.SortRelevance}, []string{"widget", "zulu", "gadget"}},
+		{"q relevance: name before body", store.SearchParams{Q: "widget", Sort: wire.SortRelevance}, []string{"widget", "zulu", "gadget"}},
 		{"q two words", store.SearchParams{Q: "widget terms"}, []string{"zulu"}},
-		{"q or", store.SearchParams{Q: "toolbox or glossary", Sort: store.SortName}, []string{"tools", "zulu"}},
+		{"q or", store.SearchParams{Q: "toolbox or glossary", Sort: wire.SortName}, []string{"tools", "zulu"}},
 		{"q phrase", store.SearchParams{Q: `"pair well"`}, []string{"gadget"}},
-		{"q exclusion", store.SearchParams{Q: "widget -gadgets", Sort: store.SortRelevance}, []string{"widget", "zulu"}},
+		{"q exclusion", store.SearchParams{Q: "widget -gadgets", Sort: wire.SortRelevance}, []string{"widget", "zulu"}},
 		{"q origin identifier", store.SearchParams{Q: "acme/widgets"}, []string{"gadget", "widget"}},
 		{"q owner word", store.SearchParams{Q: "acme"}, []string{"gadget", "widget"}},
 		{"q host word", store.SearchParams{Q: "example"}, []string{"site"}},
@@ -129,7 +129,7 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 		{"q nothing", store.SearchParams{Q: "nonexistentword"}, []string{}},
 		{"q punctuation only", store.SearchParams{Q: "!!!"}, []string{}},
 		{"origin domain", store.SearchParams{Origin: "domain"}, []string{"site"}},
-		{"origin github alias", store.SearchParams{Origin: "github", Sort: store.SortName}, []string{"gadget", "tools", "widget", "zulu"}},
+		{"origin github alias", store.SearchParams{Origin: "github", Sort: wire.SortName}, []string{"gadget", "tools", "widget", "zulu"}},
 		{"repo, any case", store.SearchParams{Repo: "ACME/Widgets"}, []string{"gadget", "widget"}},
 		{"versions", store.SearchParams{Versions: []string{"0.1", "0.3"}}, []string{"zulu", "widget"}},
 		{"languages, any case", store.SearchParams{Languages: []string{"go", "RUST"}}, []string{"zulu", "gadget", "widget"}},
@@ -212,7 +212,7 @@ func TestSearchPagingIsStable(t *testing.T) {
 			}
 		}
 	}
-	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance} {
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance} {
 		for _, q := range []string{"", "paging"} {
 			p := store.SearchParams{Sort: sort, Q: q}
 			whole, paged := ids(p, 100), ids(p, 7)

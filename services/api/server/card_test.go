@@ -9,7 +9,7 @@ import (
 	"github.com/okfindex/okf-index/api"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/source"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestCard(t *testing.T) {
@@ -17,7 +17,7 @@ func TestCard(t *testing.T) {
 	f := newFixture(t, config.VariantBase)
 	a := f.api
 
-	var b store.Bundle
+	var b wire.Card
 	body := a.get("/api/bundles/"+f.alpha, 200, &b)
 	in := f.alphaIn
 	if b.ID != f.alpha || b.Name != in.Card.Name || b.Tagline != in.Card.Tagline ||
