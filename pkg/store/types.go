@@ -47,19 +47,32 @@ type UpsertResult struct {
 	Visibility wire.Visibility
 }
 
-// SearchParams is a validated bundle search (contract 4.1). Empty fields do
-// not filter. The API validates limits before calling Search.
+// SearchParams is a validated bundle search (contract 4.1): the API's
+// parseSearch makes one from a query string, and Search takes its values as
+// they are. Any other caller builds it to the same rules:
+//
+//   - Empty fields do not filter; the zero value is every live bundle,
+//     newest first, DefaultLimit of them.
+//   - Q and Concept are trimmed of spaces ("" for none).
+//   - Origin is "" or one of wire's origins (the API reads the alias
+//     "github" as wire.OriginCodeHost).
+//   - Repo is a lowercase owner/repo, as the bundles table keeps it.
+//   - List values are trimmed and not blank; ConceptBands are values of
+//     ConceptBands. Languages and licenses match case-insensitively.
+//   - Sort is "" (recent) or one of wire's sorts; wire.SortRelevance only
+//     with a Q (Search refuses it without one; the API orders it as recent).
+//   - Limit and Offset are bounded by Search (see there).
 type SearchParams struct {
 	Q            string
-	Origin       wire.Origin // "" or one of the origins
-	Repo         string      // lowercase owner/repo
-	Versions     []string    // okf_version values
-	Languages    []string    // repository languages, matched case-insensitively
-	Concept      string      // text within the indexed root content [full]
-	ConceptBands []string    // values of ConceptBands [full]
-	Types        []string    // root-declared types [full]
-	Licenses     []string    // repository licenses, matched case-insensitively [full]
-	Sort         wire.Sort   // one of the sorts; "" means recent
-	Limit        int         // 1..100
-	Offset       int         // 0..1000
+	Origin       wire.Origin
+	Repo         string
+	Versions     []string // okf_version values
+	Languages    []string // repository languages
+	Concept      string   // text within the indexed root content [full]
+	ConceptBands []string // [full]
+	Types        []string // root-declared types [full]
+	Licenses     []string // repository licenses [full]
+	Sort         wire.Sort
+	Limit        int // 1..MaxLimit+1; 0 means DefaultLimit
+	Offset       int // 0..MaxOffset; past it the search is empty
 }

@@ -30,7 +30,10 @@ const (
 var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
 
 // parseSearch validates the query string of GET /api/bundles into the
-// store's parameters. The rules, beyond the contract's:
+// store's parameters, in the form store.SearchParams documents: this is the
+// one place that trims, lowercases, resolves the github alias and applies
+// the defaults, and the store takes the values as they are. The rules,
+// beyond the contract's:
 //
 //   - An empty value is the same as leaving the parameter out; so is a q or
 //     concept of only spaces.
