@@ -56,7 +56,9 @@ package store
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
 //
 // A query whose words exclude each other ("the -the") must check every
-// bundle that holds the positive words; ReadTimeout stops such a statement.
+// bundle that holds the positive words; the read timeout
+// (Config.ReadTimeout) stops such a statement, and Search returns
+// ErrSearchTimeout.
 
 import (
 	"context"

@@ -2,12 +2,14 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -267,6 +269,25 @@ func TestSearchLimitClamp(t *testing.T) {
 		}
 		if len(got) != tt.want {
 			t.Errorf("Limit %d: %d bundles, want %d", tt.limit, len(got), tt.want)
+		}
+	}
+}
+
+// A statement stopped by the read timeout is ErrSearchTimeout: the query's
+// cost, which the API answers as such, not a failure of the store.
+func TestSearchTimeout(t *testing.T) {
+	s, err := store.Open(context.Background(), store.Config{URL: storetest.NewDatabase(t), ReadTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	in := repoBundle("many", "guides", "index.md")
+	in.Card.Description = "All about the things in the world of the index."
+	mustUpsert(t, s, in)
+	storetest.CloneBundle(t, s, in.ID, 20000)
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortRelevance} {
+		if _, err := s.Search(context.Background(), store.SearchParams{Q: "the -the", Sort: sort}); !errors.Is(err, store.ErrSearchTimeout) {
+			t.Errorf("sort %s: err = %v, want ErrSearchTimeout", sort, err)
 		}
 	}
 }

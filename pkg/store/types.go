@@ -9,9 +9,9 @@ import (
 // ErrNotFound is returned when a bundle does not exist or is not public.
 var ErrNotFound = errors.New("store: not found")
 
-// ErrSearchTimeout is returned when a search ran past ReadTimeout: a query
-// too costly to answer (its words exclude each other, say), not a fault of
-// the service.
+// ErrSearchTimeout is returned when a search ran past the read timeout
+// (Config.ReadTimeout): a query too costly to answer (its words exclude
+// each other, say), not a fault of the service.
 var ErrSearchTimeout = errors.New("store: search took too long")
 
 // ConceptBands are the bands of wire.IndexStats.ByConcepts and of the concepts

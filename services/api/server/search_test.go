@@ -1,13 +1,16 @@
 package server
 
 import (
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -252,5 +255,37 @@ func TestCanonicalQueryRoundTrip(t *testing.T) {
 		if _, err := url.ParseQuery(enc); err != nil || strings.Contains(enc, " ") {
 			t.Errorf("%q: canonical %q is not a clean query", q, enc)
 		}
+	}
+}
+
+// A search that runs past the read timeout is the query's cost, not the
+// service's fault: GET /api/bundles answers 422 query_too_costly, the request
+// log says so at info level with no error, and the search_bundles tool
+// answers the same error body. The index is 20,000 bundles holding "the",
+// so "the -the" checks every one of them; the read timeout is 1 ms.
+func TestSearchTooCostly(t *testing.T) {
+	t.Parallel()
+	st, err := store.Open(t.Context(), store.Config{URL: storetest.NewDatabase(t), ReadTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	in := repoBundle("many", "guides", "index.md", wire.Card{Name: "The guide", OKFVersion: "0.2",
+		Description: "All about the things in the world of the index."}, signal(1, "Go", ""))
+	upsert(t, st, in)
+	storetest.CloneBundle(t, st, in.ID, 20000)
+	a := newAPIOn(t, st, config.VariantBase)
+
+	for _, query := range []string{"q=the+-the", "q=the+-the&sort=relevance"} {
+		if e := a.getError("/api/bundles?"+query, http.StatusUnprocessableEntity, errQueryTooCostly); e.Field != "" {
+			t.Errorf("?%s: field %q, want none", query, e.Field)
+		}
+	}
+	checkToolCall(t, a, mcpSession(t, a), nil, toolCase{tool: "search_bundles", args: map[string]any{"q": "the -the"},
+		rest: "/api/bundles?q=the+-the", bad: true, wantError: errQueryTooCostly})
+
+	logs := a.logs.String()
+	if strings.Contains(logs, `"level":"ERROR"`) || !strings.Contains(logs, `"status":422`) {
+		t.Errorf("a costly query must be logged as a 422 at info, not as the service's failure:\n%s", logs)
 	}
 }
