@@ -13,6 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // RepoInfo is what the code host says of a repository.
@@ -26,11 +27,11 @@ type RepoInfo struct {
 }
 
 // Signal is the card's repo block for info, classified at now.
-func (info RepoInfo) Signal(now time.Time) *store.RepoSignal {
+func (info RepoInfo) Signal(now time.Time) *wire.RepoSignal {
 	state := source.RepoState(false, info.Archived, info.PushedAt, now)
-	sig := &store.RepoSignal{Stars: info.Stars, Forks: info.Forks, State: &state}
+	sig := &wire.RepoSignal{Stars: info.Stars, Forks: info.Forks, State: &state}
 	if info.PushedAt != nil {
-		sig.PushedAt = &store.Timestamp{Time: info.PushedAt.UTC()}
+		sig.PushedAt = &wire.Timestamp{Time: info.PushedAt.UTC()}
 	}
 	if info.Language != "" {
 		sig.Language = &info.Language
@@ -41,87 +42,97 @@ func (info RepoInfo) Signal(now time.Time) *store.RepoSignal {
 	return sig
 }
 
+// Parsed is one root as the indexer reads it: the record the store writes,
+// and the parser's own result, whose bookkeeping (a fallback name, a root
+// cut short, the relative links) okfctl lint reports.
+type Parsed struct {
+	Input store.BundleInput
+	Card  okf.Card
+}
+
 // FromRepo parses a root found in a repository. It returns okf.ErrNotBundle
 // (wrapped) when the file is not a bundle root.
 func FromRepo(data []byte, r source.Repo, info RepoInfo, now time.Time) (store.BundleInput, error) {
-	card, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.Owner + "/" + r.Name, Dir: r.Dir()})
-	if err != nil {
-		return store.BundleInput{}, fmt.Errorf("indexer: %s: %w", r.Identity(), err)
-	}
-	repo := r.FullName()
-	normalize(&card)
-	return store.BundleInput{
-		ID:       r.ID(),
-		Card:     card,
-		IndexURL: r.IndexURL(),
-		PageURL:  r.PageURL(),
-		Source: store.BundleSource{
-			Origin: source.OriginCodeHost,
-			Via:    source.ViaSweep,
-			URL:    r.RepoURL(),
-			Host:   "github.com",
-			Repo:   &repo,
-			Dir:    r.Dir(),
-			Path:   r.Path,
-		},
-		Repo:       info.Signal(now),
-		RootSHA256: sha256Hex(data),
-		Low:        r.Low(),
-	}, nil
+	p, err := ParseRepo(data, r, info, now)
+	return p.Input, err
 }
 
 // FromSite parses a root served by a domain and submitted by IndexNow.
 func FromSite(data []byte, s source.Site) (store.BundleInput, error) {
-	card, err := okf.Parse(data, okf.Root{URL: s.URL, Label: s.Host(), Dir: s.Dir()})
+	p, err := ParseSite(data, s)
+	return p.Input, err
+}
+
+// ParseRepo is FromRepo with the parser's result.
+func ParseRepo(data []byte, r source.Repo, info RepoInfo, now time.Time) (Parsed, error) {
+	parsed, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.Owner + "/" + r.Name, Dir: r.Dir()})
 	if err != nil {
-		return store.BundleInput{}, fmt.Errorf("indexer: %s: %w", s.URL, err)
+		return Parsed{}, fmt.Errorf("indexer: %s: %w", r.Identity(), err)
 	}
-	normalize(&card)
-	return store.BundleInput{
-		ID:       s.ID(),
-		Card:     card,
-		IndexURL: s.URL,
-		PageURL:  s.URL,
-		Source: store.BundleSource{
-			Origin: source.OriginDomain,
-			Via:    source.ViaIndexNow,
-			URL:    s.SiteURL(),
-			Host:   s.Host(),
-			Dir:    s.Dir(),
-			Path:   s.Path(),
-		},
-		RootSHA256: sha256Hex(data),
-		Low:        s.Low(),
-	}, nil
+	repo := r.FullName()
+	c := card(parsed)
+	c.ID, c.IndexURL, c.PageURL = r.ID(), r.IndexURL(), r.PageURL()
+	c.Source = wire.BundleSource{
+		Origin: wire.OriginCodeHost,
+		Via:    source.ViaSweep,
+		URL:    r.RepoURL(),
+		Host:   "github.com",
+		Repo:   &repo,
+		Dir:    r.Dir(),
+		Path:   r.Path,
+	}
+	c.Repo = info.Signal(now)
+	return Parsed{store.BundleInput{Card: c, RootSHA256: sha256Hex(data), Low: r.Low()}, parsed}, nil
+}
+
+// ParseSite is FromSite with the parser's result.
+func ParseSite(data []byte, s source.Site) (Parsed, error) {
+	parsed, err := okf.Parse(data, okf.Root{URL: s.URL, Label: s.Host(), Dir: s.Dir()})
+	if err != nil {
+		return Parsed{}, fmt.Errorf("indexer: %s: %w", s.URL, err)
+	}
+	c := card(parsed)
+	c.ID, c.IndexURL, c.PageURL = s.ID(), s.URL, s.URL
+	c.Source = wire.BundleSource{
+		Origin: wire.OriginDomain,
+		Via:    source.ViaIndexNow,
+		URL:    s.SiteURL(),
+		Host:   s.Host(),
+		Dir:    s.Dir(),
+		Path:   s.Path(),
+	}
+	return Parsed{store.BundleInput{Card: c, RootSHA256: sha256Hex(data), Low: s.Low()}, parsed}, nil
+}
+
+// card is the part of a card that a root's text decides: the one mapping
+// from the parser's result to the published card.
+func card(p okf.Card) wire.Card {
+	list := make(wire.ConceptList, len(p.ConceptList))
+	for i, c := range p.ConceptList {
+		list[i] = wire.Concept{Name: c.Name, URL: c.URL, Summary: c.Summary}
+	}
+	return wire.Card{
+		Name:        p.Name,
+		Tagline:     p.Tagline,
+		Description: p.Description,
+		OKFVersion:  p.OKFVersion,
+		Concepts:    p.Concepts,
+		ConceptList: list,
+		Type:        p.Type,
+	}
 }
 
 // Preview is the card the API would publish for in, had it been indexed at
 // now: what okfctl lint prints. apiBase is the API's public base URL.
 func Preview(in store.BundleInput, apiBase string, now time.Time) store.Bundle {
-	ts := store.Timestamp{Time: now.UTC().Truncate(time.Second)}
-	vis := store.VisibilityLive
+	b := store.Bundle{Card: in.Card, Visibility: wire.VisibilityLive}
 	if in.Low {
-		vis = store.VisibilityLow
+		b.Visibility = wire.VisibilityLow
 	}
-	return store.Bundle{
-		ID:         in.ID,
-		Card:       in.Card,
-		IndexURL:   in.IndexURL,
-		PageURL:    in.PageURL,
-		Source:     in.Source,
-		Repo:       in.Repo,
-		IndexedAt:  ts,
-		UpdatedAt:  ts,
-		API:        apiBase + "/api/bundles/" + in.ID,
-		Visibility: vis,
-	}
-}
-
-// normalize makes an empty concept list encode as [] rather than null.
-func normalize(card *okf.Card) {
-	if card.ConceptList == nil {
-		card.ConceptList = []okf.Concept{}
-	}
+	b.IndexedAt = wire.Timestamp{Time: now.UTC().Truncate(time.Second)}
+	b.UpdatedAt = b.IndexedAt
+	b.API = apiBase + "/api/bundles/" + in.ID
+	return b
 }
 
 func sha256Hex(b []byte) string {

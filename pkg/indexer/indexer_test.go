@@ -7,7 +7,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 const root = "---\nokf_version: \"0.2\"\ntitle: Demo\ndescription: One line.\n---\n\n# Demo\n\n- [A](a.md) - first\n- [B](/sub/) - second\n"
@@ -63,7 +63,7 @@ func TestPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := Preview(in, "https://okf.example", time.Now())
-	if b.API != "https://okf.example/api/bundles/"+in.ID || b.Visibility != store.VisibilityLow || b.IndexedAt != b.UpdatedAt {
+	if b.API != "https://okf.example/api/bundles/"+in.ID || b.Visibility != wire.VisibilityLow || b.IndexedAt != b.UpdatedAt {
 		t.Errorf("preview: api %q visibility %s", b.API, b.Visibility)
 	}
 }

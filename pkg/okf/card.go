@@ -42,32 +42,34 @@ func (r Root) FallbackName() string {
 
 // Concept is one entry a root index lists (contract section 2.2).
 type Concept struct {
-	Name    string `json:"name"`
-	URL     string `json:"url"`
-	Summary string `json:"summary"`
+	Name    string
+	URL     string
+	Summary string
 }
 
-// Card holds the card fields read from a root index.md (contract section 2.1).
+// Card holds the card fields read from a root index.md (contract section
+// 2.1), and what the parser noticed on the way. It is the parser's result,
+// not the published card: package indexer maps it to wire.Card.
 type Card struct {
-	Name        string    `json:"name"`
-	Tagline     string    `json:"tagline"`
-	Description string    `json:"description"`
-	OKFVersion  string    `json:"okf_version"`
-	Concepts    int       `json:"concepts"`
-	ConceptList []Concept `json:"concept_list"`
-	Type        string    `json:"type"`
+	Name        string
+	Tagline     string
+	Description string
+	OKFVersion  string
+	Concepts    int
+	ConceptList []Concept // the first MaxConceptList, in root order; not nil after Parse
+	Type        string
 
 	// NameFellBack is true when Name is Root.FallbackName because the root
 	// had no title, or only a listing heading such as "Files" or "Index".
-	NameFellBack bool `json:"-"`
+	NameFellBack bool
 	// Truncated is true when the root was longer than MaxRootBytes or listed
 	// more than MaxEntries entries, so only a prefix was read. It is also set
 	// when the markdown would cost the parser more than its work budget
 	// (pathological nesting or punctuation; see Parse), which real roots
 	// do not reach.
-	Truncated bool `json:"-"`
+	Truncated bool
 	// Links are the distinct relative link destinations of the body outside
 	// code, in order, as written with any #fragment removed, for tools that
 	// check them against the bundle's files (okfctl lint).
-	Links []string `json:"-"`
+	Links []string
 }

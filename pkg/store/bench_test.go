@@ -17,6 +17,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // BenchmarkQueries measures every read shape of the API over N synthetic
@@ -86,13 +87,13 @@ func BenchmarkQueries(b *testing.B) {
 		search("q medium (3%)", func(i int) store.SearchParams { return store.SearchParams{Q: medium(i)} }),
 		search("q two words", func(i int) store.SearchParams { return store.SearchParams{Q: pair(i)} }),
 	}
-	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars} {
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars} {
 		shapes = append(shapes,
-			search("sort "+sort, fixed(store.SearchParams{Sort: sort})),
-			search("sort "+sort+" q common", fixed(store.SearchParams{Sort: sort, Q: common})),
-			search("sort "+sort+" q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: sort, Q: medium(i)} }))
+			search("sort "+string(sort), fixed(store.SearchParams{Sort: sort})),
+			search("sort "+string(sort)+" q common", fixed(store.SearchParams{Sort: sort, Q: common})),
+			search("sort "+string(sort)+" q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: sort, Q: medium(i)} }))
 	}
-	rel := store.SortRelevance
+	rel := wire.SortRelevance
 	shapes = append(shapes,
 		search("relevance q common", fixed(store.SearchParams{Sort: rel, Q: common})),
 		search("relevance q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: medium(i)} }),
@@ -118,7 +119,7 @@ func BenchmarkQueries(b *testing.B) {
 		search("filter type=runbook", fixed(store.SearchParams{Types: []string{"runbook"}})),
 		search("filter license=apache-2.0", fixed(store.SearchParams{Licenses: []string{"apache-2.0"}})),
 		search("filter license=mpl-2.0", fixed(store.SearchParams{Licenses: []string{"mpl-2.0"}})),
-		search("filters + q common + stars", fixed(store.SearchParams{Q: common, Sort: store.SortStars,
+		search("filters + q common + stars", fixed(store.SearchParams{Q: common, Sort: wire.SortStars,
 			Versions: []string{"0.1"}, Languages: []string{"python"}})),
 	)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // benchGenVersion changes whenever the generator does, so that a reused
@@ -45,7 +46,7 @@ type benchGen struct {
 
 type benchRepo struct {
 	owner, name string
-	sig         store.RepoSignal
+	sig         wire.RepoSignal
 }
 
 func newBenchGen(n int) *benchGen {
@@ -69,12 +70,12 @@ func newBenchGen(n int) *benchGen {
 	states := weighted{{source.StateActive, 80}, {source.StateStalled, 15}, {source.StateArchived, 5}}
 	for i := range nRepos {
 		r := benchRepo{owner: g.word() + fmt.Sprint(i%97), name: g.word() + "-" + g.word()}
-		r.sig = store.RepoSignal{
+		r.sig = wire.RepoSignal{
 			Stars: int(math.Exp(g.rnd.Float64()*g.rnd.Float64()*11)) - 1,
 			Forks: g.rnd.IntN(50),
 			State: ptr(states.pick(g.rnd)),
 		}
-		pushed := store.Timestamp{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Duration(g.rnd.IntN(900*24)) * time.Hour)}
+		pushed := wire.Timestamp{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Duration(g.rnd.IntN(900*24)) * time.Hour)}
 		r.sig.PushedAt = &pushed
 		if l := langs.pick(g.rnd); l != "" {
 			r.sig.Language = ptr(l)
@@ -165,14 +166,14 @@ func (g *benchGen) row(i int) store.BenchRow {
 	desc = desc[:1000]
 
 	concepts := []int{0, 1 + g.rnd.IntN(5), 6 + g.rnd.IntN(15), 21 + g.rnd.IntN(80), 101 + g.rnd.IntN(400)}[weighted{{"0", 10}, {"1", 30}, {"2", 35}, {"3", 20}, {"4", 5}}.pick(g.rnd)[0]-'0']
-	list := make([]okf.Concept, min(concepts, okf.MaxConceptList))
+	list := make(wire.ConceptList, min(concepts, okf.MaxConceptList))
 	for k := range list {
-		list[k] = okf.Concept{Name: strings.Title(g.words(1 + g.rnd.IntN(2))), URL: fmt.Sprintf("https://example.org/c/%d/%d.md", i, k), Summary: g.words(3 + g.rnd.IntN(6))} //nolint:staticcheck
+		list[k] = wire.Concept{Name: strings.Title(g.words(1 + g.rnd.IntN(2))), URL: fmt.Sprintf("https://example.org/c/%d/%d.md", i, k), Summary: g.words(3 + g.rnd.IntN(6))} //nolint:staticcheck
 	}
 	typ := weighted{{"", 60}, {"reference", 15}, {"guide", 10}, {"runbook", 5}, {"glossary", 5}, {"playbook", 3}, {"rare-" + g.word(), 2}}.pick(g.rnd)
 
 	in := store.BundleInput{
-		Card: okf.Card{Name: name, Tagline: tagline, Description: desc, Concepts: concepts, ConceptList: list, Type: typ,
+		Card: wire.Card{Name: name, Tagline: tagline, Description: desc, Concepts: concepts, ConceptList: list, Type: typ,
 			OKFVersion: weighted{{"0.1", 55}, {"0.2", 40}, {"0.3", 3}, {"0.10", 1}, {"1.0", 1}}.pick(g.rnd)},
 	}
 	low := false
@@ -184,7 +185,7 @@ func (g *benchGen) row(i int) store.BenchRow {
 		}
 		site := source.Site{URL: fmt.Sprintf("https://%s/%s/index.md", host, dir)}
 		in.ID, in.IndexURL, in.PageURL = fmt.Sprintf("%s-%d", site.ID(), i), site.URL, site.URL
-		in.Source = store.BundleSource{Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: site.SiteURL(), Host: site.Host(), Dir: site.Dir(), Path: site.Path()}
+		in.Source = wire.BundleSource{Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: site.SiteURL(), Host: site.Host(), Dir: site.Dir(), Path: site.Path()}
 		low = site.Low()
 	} else {
 		r := g.repos[int(float64(len(g.repos))*math.Pow(g.rnd.Float64(), 2))]
@@ -198,14 +199,14 @@ func (g *benchGen) row(i int) store.BenchRow {
 		sr := source.Repo{Owner: r.owner, Name: r.name, Path: path}
 		full := sr.FullName()
 		in.ID, in.IndexURL, in.PageURL = fmt.Sprintf("%s-%d", sr.ID(), i), sr.IndexURL(), sr.PageURL()
-		in.Source = store.BundleSource{Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: sr.RepoURL(), Host: "github.com", Repo: &full, Dir: sr.Dir(), Path: path}
+		in.Source = wire.BundleSource{Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: sr.RepoURL(), Host: "github.com", Repo: &full, Dir: sr.Dir(), Path: path}
 		sig := r.sig
 		in.Repo = &sig
 		low = sr.Low()
 	}
 	in.Low = low
 
-	vis := store.VisibilityLive
+	vis := wire.VisibilityLive
 	var root [32]byte
 	for k := range root {
 		root[k] = byte(g.rnd.Uint32())
@@ -213,12 +214,12 @@ func (g *benchGen) row(i int) store.BenchRow {
 	in.RootSHA256 = hex.EncodeToString(root[:])
 	switch {
 	case low:
-		vis = store.VisibilityLow
+		vis = wire.VisibilityLow
 	case len(g.roots) > 0 && g.chance(0.02):
 		in.RootSHA256 = g.roots[g.rnd.IntN(len(g.roots))]
-		vis = store.VisibilityLow
+		vis = wire.VisibilityLow
 	case g.chance(0.02):
-		vis = store.VisibilityHidden
+		vis = wire.VisibilityHidden
 	default:
 		if len(g.roots) < 10000 {
 			g.roots = append(g.roots, in.RootSHA256)

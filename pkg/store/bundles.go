@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // bundleColumns are the columns of a card, in the order scanBundle reads.
@@ -21,25 +21,20 @@ const bundleColumns = `id, visibility, name, tagline, description, okf_version, 
 func scanBundle(row pgx.Row) (Bundle, error) {
 	var (
 		b                  Bundle
-		list               []okf.Concept
 		stars, forks       *int
 		pushedAt           *time.Time
 		indexed, updated   time.Time
 		state, lang, licen *string
 	)
 	err := row.Scan(&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
-		&b.Concepts, &list, &b.Type, &b.IndexURL, &b.PageURL, &b.Source.Origin, &b.Source.Via,
+		&b.Concepts, &b.ConceptList, &b.Type, &b.IndexURL, &b.PageURL, &b.Source.Origin, &b.Source.Via,
 		&b.Source.URL, &b.Source.Host, &b.Source.Repo, &b.Source.Dir, &b.Source.Path,
 		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated)
 	if err != nil {
 		return Bundle{}, err
 	}
-	if list == nil {
-		list = []okf.Concept{}
-	}
-	b.ConceptList = list
 	if b.Source.Repo != nil {
-		sig := &RepoSignal{State: state, Language: lang, License: licen}
+		sig := &wire.RepoSignal{State: state, Language: lang, License: licen}
 		if stars != nil {
 			sig.Stars = *stars
 		}
@@ -47,12 +42,12 @@ func scanBundle(row pgx.Row) (Bundle, error) {
 			sig.Forks = *forks
 		}
 		if pushedAt != nil {
-			sig.PushedAt = &Timestamp{pushedAt.UTC()}
+			sig.PushedAt = &wire.Timestamp{Time: pushedAt.UTC()}
 		}
 		b.Repo = sig
 	}
-	b.IndexedAt = Timestamp{indexed.UTC()}
-	b.UpdatedAt = Timestamp{updated.UTC()}
+	b.IndexedAt = wire.Timestamp{Time: indexed.UTC()}
+	b.UpdatedAt = wire.Timestamp{Time: updated.UTC()}
 	return b, nil
 }
 
@@ -74,7 +69,7 @@ func (s *Store) GetBundle(ctx context.Context, id string) (Bundle, error) {
 type stored struct {
 	contentHash string
 	rootSHA256  string
-	visibility  string
+	visibility  wire.Visibility
 	sig         signalCols
 }
 
@@ -161,7 +156,7 @@ func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult,
 		if err != nil {
 			return err
 		}
-		if old != nil && old.contentHash == r.contentHash && old.visibility != VisibilityHidden &&
+		if old != nil && old.contentHash == r.contentHash && old.visibility != wire.VisibilityHidden &&
 			old.rootSHA256 == r.in.RootSHA256 && old.sig.equal(r.sig) {
 			res.Visibility = old.visibility
 			return nil // nothing to write
@@ -214,7 +209,7 @@ func (s *Store) withdraw(ctx context.Context, id, verb, stmt string, skipHidden 
 		if old == nil {
 			return ErrNotFound
 		}
-		if skipHidden && old.visibility == VisibilityHidden {
+		if skipHidden && old.visibility == wire.VisibilityHidden {
 			return nil
 		}
 		if err := lockGroups(ctx, tx, []string{old.rootSHA256}); err != nil {

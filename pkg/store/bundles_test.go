@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestUpsertBundleLifecycle(t *testing.T) {
 	s, clk := newStore(t)
 	base := repoBundle("Acme", "Widgets", "docs/okf/index.md")
-	base.Repo.PushedAt = &store.Timestamp{Time: time.Date(2026, 1, 2, 3, 4, 5, 6789, time.UTC)} // sub-microsecond
+	base.Repo.PushedAt = &wire.Timestamp{Time: time.Date(2026, 1, 2, 3, 4, 5, 6789, time.UTC)} // sub-microsecond
 	created := clk.Now()
 
 	steps := []struct {
@@ -50,14 +50,14 @@ func TestUpsertBundleLifecycle(t *testing.T) {
 		in := base
 		sig := *base.Repo
 		in.Repo = &sig
-		in.Card.ConceptList = append([]okf.Concept(nil), base.Card.ConceptList...)
+		in.Card.ConceptList = append(wire.ConceptList(nil), base.Card.ConceptList...)
 		st.edit(&in)
 		before := rowVersion(t, s, in.ID)
 		res := mustUpsert(t, s, in)
 		if wrote := rowVersion(t, s, in.ID) != before; wrote != st.wantWrite {
 			t.Errorf("%s: row written = %v", st.name, wrote)
 		}
-		if res.Created != st.wantCreated || res.Changed != st.wantChanged || res.ID != in.ID || res.Visibility != store.VisibilityLive {
+		if res.Created != st.wantCreated || res.Changed != st.wantChanged || res.ID != in.ID || res.Visibility != wire.VisibilityLive {
 			t.Errorf("%s: result %+v, want created=%v changed=%v live", st.name, res, st.wantCreated, st.wantChanged)
 		}
 		b := mustGet(t, s, in.ID)
@@ -76,28 +76,22 @@ func TestUpsertBundleLifecycle(t *testing.T) {
 func TestGetBundleReturnsEveryField(t *testing.T) {
 	s, clk := newStore(t)
 	repo := repoBundle("Acme", "Widgets", "docs/okf/index.md")
-	repo.Repo.PushedAt = &store.Timestamp{Time: time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)}
+	repo.Repo.PushedAt = &wire.Timestamp{Time: time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)}
 	site := siteBundle("https://Docs.Example.com/kb/index.md")
 	site.Card.ConceptList = nil
 	mustUpsert(t, s, repo)
 	mustUpsert(t, s, site)
-	at := store.Timestamp{Time: clk.Now()}
+	at := wire.Timestamp{Time: clk.Now()}
 
 	full := "acme/widgets"
-	wantRepo := store.Bundle{
-		ID: repo.ID, Card: repo.Card, IndexURL: repo.IndexURL, PageURL: repo.PageURL,
-		Source: store.BundleSource{Origin: source.OriginCodeHost, Via: source.ViaSweep,
-			URL: "https://github.com/Acme/Widgets", Host: "github.com", Repo: &full,
-			Dir: "docs/okf", Path: "docs/okf/index.md"},
-		Repo:      repo.Repo,
-		IndexedAt: at, UpdatedAt: at, Visibility: store.VisibilityLive,
-	}
-	wantSite := store.Bundle{
-		ID: site.ID, Card: site.Card, IndexURL: site.IndexURL, PageURL: site.PageURL,
-		Source:    site.Source,
-		IndexedAt: at, UpdatedAt: at, Visibility: store.VisibilityLive,
-	}
-	wantSite.ConceptList = []okf.Concept{}
+	wantRepo := store.Bundle{Card: repo.Card, Visibility: wire.VisibilityLive}
+	wantRepo.Source = wire.BundleSource{Origin: source.OriginCodeHost, Via: source.ViaSweep,
+		URL: "https://github.com/Acme/Widgets", Host: "github.com", Repo: &full,
+		Dir: "docs/okf", Path: "docs/okf/index.md"}
+	wantRepo.IndexedAt, wantRepo.UpdatedAt = at, at
+	wantSite := store.Bundle{Card: site.Card, Visibility: wire.VisibilityLive}
+	wantSite.IndexedAt, wantSite.UpdatedAt = at, at
+	wantSite.ConceptList = wire.ConceptList{}
 	for _, want := range []store.Bundle{wantRepo, wantSite} {
 		got := mustGet(t, s, want.ID)
 		if !reflect.DeepEqual(got, want) {
@@ -123,11 +117,11 @@ func TestGetBundleVisibility(t *testing.T) {
 	}
 	tests := []struct {
 		id      string
-		wantVis string
+		wantVis wire.Visibility
 		wantErr error
 	}{
-		{live.ID, store.VisibilityLive, nil},
-		{low.ID, store.VisibilityLow, nil},
+		{live.ID, wire.VisibilityLive, nil},
+		{low.ID, wire.VisibilityLow, nil},
 		{hidden.ID, "", store.ErrNotFound},
 		{"no-such-bundle", "", store.ErrNotFound},
 	}
@@ -144,7 +138,7 @@ func TestUpsertCleansText(t *testing.T) {
 	in := repoBundle("acme", "dirty", "index.md")
 	in.Card.Name = "Na\x00me \xff\xfeok"
 	in.Card.Description = "body\x00 with NUL and bad \xc3\x28 bytes; ünïcode stays"
-	in.Card.ConceptList = []okf.Concept{{Name: "C\x00x", URL: "https://x/\xff", Summary: "s\x00"}}
+	in.Card.ConceptList = wire.ConceptList{{Name: "C\x00x", URL: "https://x/\xff", Summary: "s\x00"}}
 	in.Repo.License = ptr("MIT\x00")
 	mustUpsert(t, s, in)
 	b := mustGet(t, s, in.ID)

@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // BenchRow is one synthetic bundle of the query benchmark, loaded as is:
 // the benchmark decides visibility and timestamps itself.
 type BenchRow struct {
 	In         BundleInput
-	Visibility string
+	Visibility wire.Visibility
 	IndexedAt  time.Time
 	UpdatedAt  time.Time
 }

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
@@ -57,28 +57,28 @@ func repoBundle(owner, name, path string) store.BundleInput {
 	r := source.Repo{Owner: owner, Name: name, Path: path}
 	full := r.FullName()
 	return store.BundleInput{
-		ID: r.ID(),
-		Card: okf.Card{
+		Card: wire.Card{
+			ID:          r.ID(),
 			Name:        owner + " " + name,
 			Tagline:     "A bundle of " + name,
 			Description: "Knowledge about " + name + ".",
 			OKFVersion:  "0.1",
 			Concepts:    2,
-			ConceptList: []okf.Concept{
+			ConceptList: wire.ConceptList{
 				{Name: "Alpha", URL: r.RepoURL() + "/alpha.md", Summary: "first letter"},
 				{Name: "Beta", URL: r.RepoURL() + "/beta.md", Summary: "second letter"},
 			},
-			Type: "reference",
-		},
-		IndexURL: r.IndexURL(),
-		PageURL:  r.PageURL(),
-		Source: store.BundleSource{
-			Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: r.RepoURL(),
-			Host: "github.com", Repo: &full, Dir: r.Dir(), Path: path,
-		},
-		Repo: &store.RepoSignal{
-			Stars: 10, Forks: 1, State: ptr(source.StateActive),
-			Language: ptr("Go"), License: ptr("MIT"),
+			Type:     "reference",
+			IndexURL: r.IndexURL(),
+			PageURL:  r.PageURL(),
+			Source: wire.BundleSource{
+				Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: r.RepoURL(),
+				Host: "github.com", Repo: &full, Dir: r.Dir(), Path: path,
+			},
+			Repo: &wire.RepoSignal{
+				Stars: 10, Forks: 1, State: ptr(source.StateActive),
+				Language: ptr("Go"), License: ptr("MIT"),
+			},
 		},
 		RootSHA256: sha256Hex(r.Identity()),
 		Low:        r.Low(),
@@ -89,17 +89,17 @@ func repoBundle(owner, name, path string) store.BundleInput {
 func siteBundle(rootURL string) store.BundleInput {
 	s := source.Site{URL: rootURL}
 	return store.BundleInput{
-		ID: s.ID(),
-		Card: okf.Card{
+		Card: wire.Card{
+			ID:          s.ID(),
 			Name:        s.Host() + " bundle",
 			Description: "Served by " + s.Host() + ".",
 			OKFVersion:  "0.2",
-		},
-		IndexURL: rootURL,
-		PageURL:  rootURL,
-		Source: store.BundleSource{
-			Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: s.SiteURL(),
-			Host: s.Host(), Dir: s.Dir(), Path: s.Path(),
+			IndexURL:    rootURL,
+			PageURL:     rootURL,
+			Source: wire.BundleSource{
+				Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: s.SiteURL(),
+				Host: s.Host(), Dir: s.Dir(), Path: s.Path(),
+			},
 		},
 		RootSHA256: sha256Hex(rootURL),
 		Low:        s.Low(),

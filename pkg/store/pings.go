@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // PingDailyCap is the number of bundle URLs one host may submit per UTC day
@@ -17,28 +19,18 @@ const PingDailyCap = 200
 // its host past PingDailyCap for the current UTC day. Nothing is recorded.
 var ErrPingDailyCap = errors.New("store: host reached its daily ping cap")
 
-// States of a submitted URL, as the status endpoint publishes them.
+// The states of a submitted URL as the pings table and OpsStats.Pings
+// spell them (wire.PingState is the published type).
 const (
-	PingPending   = "pendente"  // queued; the key file is not verified yet
-	PingPublished = "publicado" // the key matched and the root is a bundle
-	PingRejected  = "rejeitado" // see PingStatus.Reason
+	PingPending   = string(wire.PingPending)
+	PingPublished = string(wire.PingPublished)
+	PingRejected  = string(wire.PingRejected)
 )
 
 // PingURL is one URL of an accepted submission and the row that tracks it.
 type PingURL struct {
 	ID  int64  `json:"id"`
 	URL string `json:"url"`
-}
-
-// PingStatus is what became of one submitted URL. It holds no secret: the
-// key of the submission is never stored here.
-type PingStatus struct {
-	URL        string     `json:"url"`
-	Estado     string     `json:"estado"`    // PingPending, PingPublished or PingRejected
-	BundleID   *string    `json:"bundle_id"` // set when published
-	Reason     *string    `json:"reason"`    // set when rejected
-	ReceivedAt Timestamp  `json:"received_at"`
-	CheckedAt  *Timestamp `json:"checked_at"` // when the job decided; null while pending
 }
 
 // EnqueueFunc inserts the job of an accepted submission inside the
@@ -128,17 +120,17 @@ func (s *Store) PendingPings(ctx context.Context, ids []int64) (map[int64]bool, 
 
 // PublishPing marks a submitted URL published as bundleID.
 func (s *Store) PublishPing(ctx context.Context, id int64, bundleID string) error {
-	return s.decidePing(ctx, id, PingPublished, &bundleID, nil)
+	return s.decidePing(ctx, id, wire.PingPublished, &bundleID, nil)
 }
 
 // RejectPing marks a submitted URL rejected for reason (a short snake_case
 // word, optionally followed by ":" and the fetch failure, e.g.
 // key_unreachable:http_status).
 func (s *Store) RejectPing(ctx context.Context, id int64, reason string) error {
-	return s.decidePing(ctx, id, PingRejected, nil, &reason)
+	return s.decidePing(ctx, id, wire.PingRejected, nil, &reason)
 }
 
-func (s *Store) decidePing(ctx context.Context, id int64, state string, bundleID, reason *string) error {
+func (s *Store) decidePing(ctx context.Context, id int64, state wire.PingState, bundleID, reason *string) error {
 	_, err := s.write.Exec(ctx, `
 		UPDATE pings SET state = $2, bundle_id = $3, reason = $4, checked_at = COALESCE($5::timestamptz, now())
 		WHERE id = $1`, id, state, bundleID, reason, s.clock())
@@ -153,7 +145,7 @@ const MaxPingStatus = 100
 
 // PingStatuses returns the newest submitted URLs of host, newest first, at
 // most limit (1..MaxPingStatus).
-func (s *Store) PingStatuses(ctx context.Context, host string, limit int) ([]PingStatus, error) {
+func (s *Store) PingStatuses(ctx context.Context, host string, limit int) ([]wire.PingStatus, error) {
 	limit = max(1, min(limit, MaxPingStatus))
 	rows, err := s.read.Query(ctx, `
 		SELECT url, state, bundle_id, reason, received_at, checked_at
@@ -162,18 +154,18 @@ func (s *Store) PingStatuses(ctx context.Context, host string, limit int) ([]Pin
 	if err != nil {
 		return nil, fmt.Errorf("store: ping status %s: %w", host, err)
 	}
-	out := []PingStatus{}
+	out := []wire.PingStatus{}
 	for rows.Next() {
-		var p PingStatus
+		var p wire.PingStatus
 		var received time.Time
 		var checked *time.Time
 		if err := rows.Scan(&p.URL, &p.Estado, &p.BundleID, &p.Reason, &received, &checked); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("store: ping status %s: %w", host, err)
 		}
-		p.ReceivedAt = Timestamp{received.UTC()}
+		p.ReceivedAt = wire.Timestamp{Time: received.UTC()}
 		if checked != nil {
-			p.CheckedAt = &Timestamp{checked.UTC()}
+			p.CheckedAt = &wire.Timestamp{Time: checked.UTC()}
 		}
 		out = append(out, p)
 	}

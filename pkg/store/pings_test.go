@@ -13,6 +13,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // noEnqueue stands for the River insert of the API.
@@ -69,16 +70,16 @@ func TestPingLifecycle(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("statuses %+v", got)
 	}
-	if got[0].Estado != store.PingPending || got[0].CheckedAt != nil || got[0].BundleID != nil || got[0].Reason != nil {
+	if got[0].Estado != wire.PingPending || got[0].CheckedAt != nil || got[0].BundleID != nil || got[0].Reason != nil {
 		t.Errorf("re-ping %+v", got[0])
 	}
-	byURL := map[string]store.PingStatus{got[1].URL: got[1], got[2].URL: got[2]}
+	byURL := map[string]wire.PingStatus{got[1].URL: got[1], got[2].URL: got[2]}
 	pub, rej := byURL["https://docs.example/b0/index.md"], byURL["https://docs.example/b1/index.md"]
-	if pub.Estado != store.PingPublished || pub.BundleID == nil || *pub.BundleID != "docs-example-b0-abc" || pub.CheckedAt == nil ||
+	if pub.Estado != wire.PingPublished || pub.BundleID == nil || *pub.BundleID != "docs-example-b0-abc" || pub.CheckedAt == nil ||
 		!pub.CheckedAt.Equal(c.Now().Add(-time.Minute)) || !pub.ReceivedAt.Equal(c.Now().Add(-2*time.Minute)) {
 		t.Errorf("published %+v", pub)
 	}
-	if rej.Estado != store.PingRejected || rej.Reason == nil || *rej.Reason != "key_mismatch" || rej.BundleID != nil {
+	if rej.Estado != wire.PingRejected || rej.Reason == nil || *rej.Reason != "key_mismatch" || rej.BundleID != nil {
 		t.Errorf("rejected %+v", rej)
 	}
 	if none, err := st.PingStatuses(ctx, "nobody.example", 100); err != nil || none == nil || len(none) != 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // SetRepoSignal refreshes the repository signal columns of every bundle of
@@ -13,7 +15,7 @@ import (
 // without re-reading its bundles, and returns how many bundles changed.
 // Visibility is not touched: hiding the bundles of a gone repository is
 // HideRepoBundlesExcept(ctx, repo, nil).
-func (s *Store) SetRepoSignal(ctx context.Context, repo string, sig RepoSignal) (int, error) {
+func (s *Store) SetRepoSignal(ctx context.Context, repo string, sig wire.RepoSignal) (int, error) {
 	repo = strings.ToLower(repo)
 	cols := signalColumns(cleanSignal(&sig))
 	var n int

@@ -7,6 +7,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestSetRepoSignal(t *testing.T) {
@@ -20,8 +21,8 @@ func TestSetRepoSignal(t *testing.T) {
 	}
 	before := mustGet(t, s, a.ID)
 	clk.Advance(time.Hour)
-	pushed := store.Timestamp{Time: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)}
-	sig := store.RepoSignal{Stars: 7, Forks: 3, PushedAt: &pushed, State: ptr(source.StateStalled), License: ptr("Apache-2.0")}
+	pushed := wire.Timestamp{Time: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)}
+	sig := wire.RepoSignal{Stars: 7, Forks: 3, PushedAt: &pushed, State: ptr(source.StateStalled), License: ptr("Apache-2.0")}
 	for _, want := range []int{2, 0} { // the second call changes nothing
 		n, err := s.SetRepoSignal(ctx, "acme/kb", sig)
 		if err != nil || n != want {
@@ -45,7 +46,7 @@ func TestSetRepoSignal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.ByLicense) != 2 || st.ByLicense[0] != (store.Facet{V: "Apache-2.0", N: 2}) {
+	if len(st.ByLicense) != 2 || st.ByLicense[0] != (wire.Facet{V: "Apache-2.0", N: 2}) {
 		t.Errorf("by_license after the refresh: %v", st.ByLicense)
 	}
 	assertStatsMatchRecount(t, s)

@@ -9,8 +9,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/okfindex/okf-index/pkg/okf"
-	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // bundleRow is a BundleInput made ready for the bundles table: text cleaned
@@ -43,13 +42,10 @@ func (a signalCols) equal(b signalCols) bool {
 // newBundleRow cleans in and derives its columns.
 func newBundleRow(in BundleInput) bundleRow {
 	in = cleanInput(in)
-	if in.Card.ConceptList == nil {
-		in.Card.ConceptList = []okf.Concept{}
-	}
 	r := bundleRow{in: in}
-	b, _ := json.Marshal(in.Card.ConceptList) // cannot fail
+	b, _ := json.Marshal(in.ConceptList) // cannot fail; nil is []
 	r.conceptList = string(b)
-	if in.Source.Origin != source.OriginDomain && in.Source.Repo != nil && *in.Source.Repo != "" {
+	if in.Source.Origin != wire.OriginDomain && in.Source.Repo != nil && *in.Source.Repo != "" {
 		repo := strings.ToLower(*in.Source.Repo)
 		r.repo = &repo
 	}
@@ -60,7 +56,7 @@ func newBundleRow(in BundleInput) bundleRow {
 }
 
 // signalColumns are the column values of a (cleaned) repository signal.
-func signalColumns(sig *RepoSignal) signalCols {
+func signalColumns(sig *wire.RepoSignal) signalCols {
 	if sig == nil {
 		return signalCols{}
 	}
@@ -76,28 +72,25 @@ func signalColumns(sig *RepoSignal) signalCols {
 // cleanInput strips NUL bytes (which Postgres text refuses) and invalid
 // UTF-8 from every string of in.
 func cleanInput(in BundleInput) BundleInput {
-	c := &in.Card
-	for _, p := range []*string{&in.ID, &c.Name, &c.Tagline, &c.Description, &c.OKFVersion, &c.Type,
-		&in.IndexURL, &in.PageURL, &in.Source.Origin, &in.Source.Via, &in.Source.URL,
+	for _, p := range []*string{&in.ID, &in.Name, &in.Tagline, &in.Description, &in.OKFVersion, &in.Type,
+		&in.IndexURL, &in.PageURL, &in.Source.Via, &in.Source.URL,
 		&in.Source.Host, &in.Source.Dir, &in.Source.Path, &in.RootSHA256} {
 		*p = cleanText(*p)
 	}
-	if in.Source.Repo != nil {
-		v := cleanText(*in.Source.Repo)
-		in.Source.Repo = &v
-	}
-	if c.ConceptList != nil {
-		list := make([]okf.Concept, len(c.ConceptList))
-		for i, k := range c.ConceptList {
-			list[i] = okf.Concept{Name: cleanText(k.Name), URL: cleanText(k.URL), Summary: cleanText(k.Summary)}
+	in.Source.Origin = wire.Origin(cleanText(string(in.Source.Origin)))
+	in.Source.Repo = cleanPtr(in.Source.Repo)
+	if in.ConceptList != nil {
+		list := make(wire.ConceptList, len(in.ConceptList))
+		for i, k := range in.ConceptList {
+			list[i] = wire.Concept{Name: cleanText(k.Name), URL: cleanText(k.URL), Summary: cleanText(k.Summary)}
 		}
-		c.ConceptList = list
+		in.ConceptList = list
 	}
 	in.Repo = cleanSignal(in.Repo)
 	return in
 }
 
-func cleanSignal(sig *RepoSignal) *RepoSignal {
+func cleanSignal(sig *wire.RepoSignal) *wire.RepoSignal {
 	if sig == nil {
 		return nil
 	}
@@ -125,22 +118,35 @@ func cleanPtr(p *string) *string {
 
 // contentHash hashes what a card shows except the repository signals and
 // timestamps: the raw root's hash, the card fields, the URLs and the source.
+// The hashed document is fixed (TestContentHashIsStable): a bundle whose
+// hash changes gets a new updated_at, so the encoding must not follow the
+// card type.
 func contentHash(in BundleInput, repo *string) string {
+	src := in.Source
+	src.Repo = repo
 	b, _ := json.Marshal(struct {
-		Root     string       `json:"root_sha256"`
-		Card     okf.Card     `json:"card"`
-		IndexURL string       `json:"index_url"`
-		PageURL  string       `json:"page_url"`
-		Source   BundleSource `json:"source"`
-		Low      bool         `json:"low"`
-	}{in.RootSHA256, in.Card, in.IndexURL, in.PageURL, sourceWithRepo(in.Source, repo), in.Low})
+		Root     string            `json:"root_sha256"`
+		Card     hashedCard        `json:"card"`
+		IndexURL string            `json:"index_url"`
+		PageURL  string            `json:"page_url"`
+		Source   wire.BundleSource `json:"source"`
+		Low      bool              `json:"low"`
+	}{in.RootSHA256, hashedCard{in.Name, in.Tagline, in.Description, in.OKFVersion, in.Concepts, in.ConceptList, in.Type},
+		in.IndexURL, in.PageURL, src, in.Low})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-func sourceWithRepo(s BundleSource, repo *string) BundleSource {
-	s.Repo = repo
-	return s
+// hashedCard is the part of the card contentHash reads, in the order and
+// under the names it has always hashed.
+type hashedCard struct {
+	Name        string           `json:"name"`
+	Tagline     string           `json:"tagline"`
+	Description string           `json:"description"`
+	OKFVersion  string           `json:"okf_version"`
+	Concepts    int              `json:"concepts"`
+	ConceptList wire.ConceptList `json:"concept_list"`
+	Type        string           `json:"type"`
 }
 
 // identText is the origin identifier as search indexes it: "owner/repo:path"

@@ -2,8 +2,9 @@ package store
 
 import (
 	"testing"
+	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestIdentText(t *testing.T) {
@@ -13,10 +14,10 @@ func TestIdentText(t *testing.T) {
 		repo *string
 		want string
 	}{
-		{BundleInput{Source: BundleSource{Path: "docs/okf/index.md", Dir: "docs/okf"}}, &repo,
+		{BundleInput{Card: wire.Card{Source: wire.BundleSource{Path: "docs/okf/index.md", Dir: "docs/okf"}}}, &repo,
 			"acme/widgets:docs/okf/index.md acme widgets docs okf"},
-		{BundleInput{Source: BundleSource{Path: "index.md"}}, &repo, "acme/widgets:index.md acme widgets"},
-		{BundleInput{IndexURL: "https://www.Docs.Example.co.uk/kb/index.md", Source: BundleSource{Dir: "kb"}}, nil,
+		{BundleInput{Card: wire.Card{Source: wire.BundleSource{Path: "index.md"}}}, &repo, "acme/widgets:index.md acme widgets"},
+		{BundleInput{Card: wire.Card{IndexURL: "https://www.Docs.Example.co.uk/kb/index.md", Source: wire.BundleSource{Dir: "kb"}}}, nil,
 			"https://www.Docs.Example.co.uk/kb/index.md docs example co kb"},
 	}
 	for _, tt := range tests {
@@ -27,31 +28,31 @@ func TestIdentText(t *testing.T) {
 }
 
 func TestContentHash(t *testing.T) {
-	in := BundleInput{
-		ID: "x", RootSHA256: "abc", IndexURL: "https://i", PageURL: "https://p",
-		Card:   okf.Card{Name: "N", ConceptList: []okf.Concept{{Name: "c", URL: "u"}}},
-		Source: BundleSource{Origin: "code_host", Path: "index.md"},
-		Repo:   &RepoSignal{Stars: 1},
-	}
+	in := BundleInput{Card: wire.Card{
+		ID: "x", IndexURL: "https://i", PageURL: "https://p",
+		Name: "N", ConceptList: wire.ConceptList{{Name: "c", URL: "u"}},
+		Source: wire.BundleSource{Origin: "code_host", Path: "index.md"},
+		Repo:   &wire.RepoSignal{Stars: 1},
+	}, RootSHA256: "abc"}
 	h := newBundleRow(in).contentHash
 	same := in
-	same.Repo = &RepoSignal{Stars: 99} // repository signals do not count
-	same.Card.NameFellBack = true      // nor parser bookkeeping
-	same.Card.Links = []string{"a.md"} // (not published)
+	same.Repo = &wire.RepoSignal{Stars: 99}           // repository signals do not count
+	same.IndexedAt = wire.Timestamp{Time: time.Now()} // nor what the store and the API set
+	same.API = "https://okf.example/api/bundles/x"
 	if got := newBundleRow(same).contentHash; got != h {
-		t.Error("hash depends on repository signals or unpublished fields")
+		t.Error("hash depends on repository signals, timestamps or the api URL")
 	}
 	nilList := in
 	nilList.Card.ConceptList = nil
 	empty := in
-	empty.Card.ConceptList = []okf.Concept{}
+	empty.Card.ConceptList = wire.ConceptList{}
 	if newBundleRow(nilList).contentHash != newBundleRow(empty).contentHash {
 		t.Error("a nil and an empty concept list hash differently")
 	}
 	for name, edit := range map[string]func(*BundleInput){
 		"root":     func(b *BundleInput) { b.RootSHA256 = "def" },
 		"name":     func(b *BundleInput) { b.Card.Name = "M" },
-		"concept":  func(b *BundleInput) { b.Card.ConceptList = []okf.Concept{{Name: "c", URL: "v"}} },
+		"concept":  func(b *BundleInput) { b.Card.ConceptList = wire.ConceptList{{Name: "c", URL: "v"}} },
 		"page url": func(b *BundleInput) { b.PageURL = "https://q" },
 		"path":     func(b *BundleInput) { b.Source.Path = "a/index.md" },
 	} {
@@ -59,6 +60,34 @@ func TestContentHash(t *testing.T) {
 		edit(&c)
 		if newBundleRow(c).contentHash == h {
 			t.Errorf("changing %s keeps the hash", name)
+		}
+	}
+}
+
+// TestContentHashIsStable pins the hash of two inputs, text that JSON
+// escapes included. A stored bundle whose hash changes looks changed to the
+// next sweep, which moves its updated_at: the hash must not follow a change
+// of Go types.
+func TestContentHashIsStable(t *testing.T) {
+	repo := "acme/widgets"
+	code := BundleInput{Card: wire.Card{
+		ID: "acme-widgets-x", IndexURL: "https://raw.example/a&b<c>.md", PageURL: "https://p/?a=1&b=2",
+		Name: "N <&> \u2028", Tagline: "t", Description: "d & e", OKFVersion: "0.2", Concepts: 3, Type: "glossary",
+		ConceptList: wire.ConceptList{{Name: "c<1>", URL: "u?x=1&y=2", Summary: "s\u2029"}},
+		Source: wire.BundleSource{Origin: "code_host", Via: "sweep", URL: "https://github.com/acme/widgets", Host: "github.com",
+			Repo: &repo, Dir: "docs", Path: "docs/index.md"},
+	}, RootSHA256: "abc", Low: true}
+	site := BundleInput{Card: wire.Card{
+		ID: "site", IndexURL: "https://docs.example/index.md", PageURL: "https://docs.example/index.md",
+		Name: "Site", OKFVersion: "0.1",
+		Source: wire.BundleSource{Origin: "domain", Via: "indexnow", URL: "https://docs.example", Host: "docs.example", Path: "index.md"},
+	}, RootSHA256: "def"}
+	for in, want := range map[*BundleInput]string{
+		&code: "e6d83468adb5b1357d43c99200312e2bdffe3fe15b944a7e7942d14a4600443c",
+		&site: "ed7359d52998d620b81ec6d4449968075bfbb11d5e431b372254229cfc7620ff",
+	} {
+		if got := newBundleRow(*in).contentHash; got != want {
+			t.Errorf("%s: content hash %s, want %s", in.ID, got, want)
 		}
 	}
 }

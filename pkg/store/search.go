@@ -31,7 +31,8 @@ package store
 //     either way at the first page (~15-30 ms at 1M). The concept filter is
 //     the same machinery: a phrase of word prefixes restricted to weights C
 //     and D, on the same vector and index.
-//   - Relevance (only with q; without q it is recent). Ranking every match of
+//   - Relevance (only with q: the API orders relevance without q as recent,
+//     and Search refuses it). Ranking every match of
 //     a common word takes seconds, so only a window is ranked: the
 //     rankWindow newest matches in the name, identifier or tagline (the
 //     small search_head vector) and the rankWindow newest matches anywhere.
@@ -55,7 +56,9 @@ package store
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
 //
 // A query whose words exclude each other ("the -the") must check every
-// bundle that holds the positive words; ReadTimeout stops such a statement.
+// bundle that holds the positive words; the read timeout
+// (Config.ReadTimeout) stops such a statement, and Search returns
+// ErrSearchTimeout.
 
 import (
 	"context"
@@ -67,7 +70,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Page limits of Search (contract 8).
@@ -85,24 +88,26 @@ const (
 const rankWindow = 32
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
-var sortOrders = map[string]string{
-	SortRecent:  `indexed_at DESC, id`,
-	SortUpdated: `updated_at DESC, id`,
-	SortName:    `lower(name) COLLATE "C", id`,
-	SortStars:   `repo_stars DESC NULLS LAST, id`,
+var sortOrders = map[wire.Sort]string{
+	wire.SortRecent:  `indexed_at DESC, id`,
+	wire.SortUpdated: `updated_at DESC, id`,
+	wire.SortName:    `lower(name) COLLATE "C", id`,
+	wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
 }
 
-// Search returns live bundles matching p, at most p.Limit.
+// Search returns live bundles matching p, at most p.Limit. p is taken as
+// SearchParams documents it (the API's parseSearch makes it so): Search
+// does not trim, lowercase or alias its values.
 //
 // Limit is clamped to 1..MaxLimit+1 (0 means DefaultLimit): a page is at
 // most MaxLimit bundles, and the one more lets a caller learn in the same
 // query whether another page follows. An offset past
 // MaxOffset returns no bundles. Filters are ANDed; values within a list filter
-// are ORed. Repo, languages and licenses match case-insensitively. Concept
+// are ORed. Languages and licenses match case-insensitively. Concept
 // matches the root content (the description, which is the first 1000
 // characters of the body, and the listed concepts' names and summaries): its
 // words, in order and adjacent, each the start of a word there, so "event
-// sour" finds "Event Sourcing". Origin accepts "github" for code_host.
+// sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	sql, args, err := searchSQL(p)
 	if err != nil || sql == "" {
@@ -137,23 +142,22 @@ func searchSQL(p SearchParams) (string, []any, error) {
 	if offset > MaxOffset {
 		return "", nil, nil
 	}
-	sort := p.Sort
+	sort, q := p.Sort, p.Q
 	if sort == "" {
-		sort = SortRecent
+		sort = wire.SortRecent
 	}
-	if _, ok := sortOrders[sort]; !ok && sort != SortRelevance {
+	if _, ok := sortOrders[sort]; !ok && sort != wire.SortRelevance {
 		return "", nil, fmt.Errorf("store: search: unknown sort %q", p.Sort)
 	}
-	q := strings.TrimSpace(p.Q)
-	if sort == SortRelevance && q == "" {
-		sort = SortRecent
+	if sort == wire.SortRelevance && q == "" {
+		return "", nil, errors.New("store: search: relevance needs a text query")
 	}
 	b := &sqlBuilder{}
 	if q != "" {
 		b.tsq = `websearch_to_tsquery('simple', ` + b.arg(q) + `)`
 	}
 	filters := b.filters(p)
-	if sort == SortRelevance {
+	if sort == wire.SortRelevance {
 		return b.relevance(q, filters, limit, offset), b.args, nil
 	}
 	where := filters
@@ -181,15 +185,11 @@ func (b *sqlBuilder) arg(v any) string {
 // predicate is written as the partial indexes write it.
 func (b *sqlBuilder) filters(p SearchParams) string {
 	w := []string{`visibility = 'live'`}
-	switch origin := strings.ToLower(strings.TrimSpace(p.Origin)); origin {
-	case "":
-	case "github":
-		w = append(w, `origin = `+b.arg(source.OriginCodeHost))
-	default:
-		w = append(w, `origin = `+b.arg(origin))
+	if p.Origin != "" {
+		w = append(w, `origin = `+b.arg(p.Origin))
 	}
-	if repo := strings.ToLower(strings.TrimSpace(p.Repo)); repo != "" {
-		w = append(w, `repo = `+b.arg(repo))
+	if p.Repo != "" {
+		w = append(w, `repo = `+b.arg(p.Repo))
 	}
 	if len(p.Versions) > 0 {
 		w = append(w, `okf_version = ANY(`+b.arg(p.Versions)+`)`)
@@ -197,8 +197,8 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 	if len(p.Languages) > 0 {
 		w = append(w, `lower(repo_language) = ANY(`+b.arg(lowerAll(p.Languages))+`)`)
 	}
-	if c := strings.TrimSpace(p.Concept); c != "" {
-		if q := conceptQuery(c); q == "" {
+	if p.Concept != "" {
+		if q := conceptQuery(p.Concept); q == "" {
 			w = append(w, `false`) // no word to look for
 		} else {
 			w = append(w, `search @@ to_tsquery('simple', `+b.arg(q)+`)`)
@@ -271,10 +271,12 @@ func qualified(alias, cols string) string {
 	return strings.Join(parts, ", ")
 }
 
+// lowerAll lowercases the values of a filter matched case-insensitively
+// against a lower() column.
 func lowerAll(vs []string) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = strings.ToLower(strings.TrimSpace(v))
+		out[i] = strings.ToLower(v)
 	}
 	return out
 }

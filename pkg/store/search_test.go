@@ -2,13 +2,15 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // searchFixture writes a small index and returns the store and the ids by
@@ -52,7 +54,7 @@ func searchFixture(t *testing.T) (*store.Store, map[string]string) {
 	tools := repoBundle("other", "tools", "index.md")
 	tools.Card.Name = "Tools"
 	tools.Card.Description = "A toolbox for operators."
-	tools.Card.ConceptList = []okf.Concept{{Name: "Hammer Drill", URL: "https://x/h.md", Summary: "a naïve summary for nails"}}
+	tools.Card.ConceptList = wire.ConceptList{{Name: "Hammer Drill", URL: "https://x/h.md", Summary: "a naïve summary for nails"}}
 	tools.Card.OKFVersion, tools.Card.Type, tools.Card.Concepts = "0.2", "runbook", 40
 	tools.Repo.Language, tools.Repo.License, tools.Repo.Stars = ptr("Python"), ptr("Apache-2.0"), 5
 	add("tools", tools)
@@ -95,7 +97,7 @@ func searchIDs(t *testing.T, s *store.Store, ids map[string]string, p store.Sear
 	}
 	out := []string{}
 	for _, b := range res {
-		if b.Visibility != store.VisibilityLive || b.ConceptList == nil {
+		if b.Visibility != wire.VisibilityLive || b.ConceptList == nil {
 			t.Errorf("result %s: visibility %q, concept list %v", b.ID, b.Visibility, b.ConceptList)
 		}
 		out = append(out, short[b.ID])
@@ -111,17 +113,16 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 		want []string // in order
 	}{
 		{"all, recent by default", store.SearchParams{}, []string{"zulu", "site", "tools", "gadget", "widget"}},
-		{"sort updated", store.SearchParams{Sort: store.SortUpdated}, []string{"gadget", "zulu", "site", "tools", "widget"}},
-		{"sort name", store.SearchParams{Sort: store.SortName}, []string{"site", "gadget", "tools", "widget", "zulu"}},
-		{"sort stars, ties by id, domain last", store.SearchParams{Sort: store.SortStars}, starsOrder(ids)},
-		{"relevance without q is recent", store.SearchParams{Sort: store.SortRelevance}, []string{"zulu", "site", "tools", "gadget", "widget"}},
+		{"sort updated", store.SearchParams{Sort: wire.SortUpdated}, []string{"gadget", "zulu", "site", "tools", "widget"}},
+		{"sort name", store.SearchParams{Sort: wire.SortName}, []string{"site", "gadget", "tools", "widget", "zulu"}},
+		{"sort stars, ties by id, domain last", store.SearchParams{Sort: wire.SortStars}, starsOrder(ids)},
 		{"q word", store.SearchParams{Q: "widget"}, []string{"zulu", "gadget", "widget"}},
 		{"q is case-insensitive", store.SearchParams{Q: "WIDGET"}, []string{"zulu", "gadget", "widget"}},
-		{"q relevance: name before body", store.SearchParams{Q: "widget", Sort: store.SortRelevance}, []string{"widget", "zulu", "gadget"}},
+		{"q relevance: name before body", store.SearchParams{Q: "widget", Sort: wire.SortRelevance}, []string{"widget", "zulu", "gadget"}},
 		{"q two words", store.SearchParams{Q: "widget terms"}, []string{"zulu"}},
-		{"q or", store.SearchParams{Q: "toolbox or glossary", Sort: store.SortName}, []string{"tools", "zulu"}},
+		{"q or", store.SearchParams{Q: "toolbox or glossary", Sort: wire.SortName}, []string{"tools", "zulu"}},
 		{"q phrase", store.SearchParams{Q: `"pair well"`}, []string{"gadget"}},
-		{"q exclusion", store.SearchParams{Q: "widget -gadgets", Sort: store.SortRelevance}, []string{"widget", "zulu"}},
+		{"q exclusion", store.SearchParams{Q: "widget -gadgets", Sort: wire.SortRelevance}, []string{"widget", "zulu"}},
 		{"q origin identifier", store.SearchParams{Q: "acme/widgets"}, []string{"gadget", "widget"}},
 		{"q owner word", store.SearchParams{Q: "acme"}, []string{"gadget", "widget"}},
 		{"q host word", store.SearchParams{Q: "example"}, []string{"site"}},
@@ -129,8 +130,8 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 		{"q nothing", store.SearchParams{Q: "nonexistentword"}, []string{}},
 		{"q punctuation only", store.SearchParams{Q: "!!!"}, []string{}},
 		{"origin domain", store.SearchParams{Origin: "domain"}, []string{"site"}},
-		{"origin github alias", store.SearchParams{Origin: "github", Sort: store.SortName}, []string{"gadget", "tools", "widget", "zulu"}},
-		{"repo, any case", store.SearchParams{Repo: "ACME/Widgets"}, []string{"gadget", "widget"}},
+		{"origin code_host", store.SearchParams{Origin: wire.OriginCodeHost, Sort: wire.SortName}, []string{"gadget", "tools", "widget", "zulu"}},
+		{"repo", store.SearchParams{Repo: "acme/widgets"}, []string{"gadget", "widget"}},
 		{"versions", store.SearchParams{Versions: []string{"0.1", "0.3"}}, []string{"zulu", "widget"}},
 		{"languages, any case", store.SearchParams{Languages: []string{"go", "RUST"}}, []string{"zulu", "gadget", "widget"}},
 		{"concept in description, any case", store.SearchParams{Concept: "TOOLBOX"}, []string{"tools"}},
@@ -162,6 +163,9 @@ func TestSearchFiltersAndSorts(t *testing.T) {
 	}
 	if _, err := s.Search(context.Background(), store.SearchParams{Sort: "popular"}); err == nil {
 		t.Error("unknown sort accepted")
+	}
+	if _, err := s.Search(context.Background(), store.SearchParams{Sort: wire.SortRelevance}); err == nil {
+		t.Error("relevance without a text query accepted")
 	}
 }
 
@@ -212,8 +216,11 @@ func TestSearchPagingIsStable(t *testing.T) {
 			}
 		}
 	}
-	for _, sort := range []string{store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance} {
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance} {
 		for _, q := range []string{"", "paging"} {
+			if sort == wire.SortRelevance && q == "" {
+				continue // the API orders it as recent
+			}
 			p := store.SearchParams{Sort: sort, Q: q}
 			whole, paged := ids(p, 100), ids(p, 7)
 			distinct := slices.Compact(slices.Sorted(slices.Values(paged)))
@@ -262,6 +269,25 @@ func TestSearchLimitClamp(t *testing.T) {
 		}
 		if len(got) != tt.want {
 			t.Errorf("Limit %d: %d bundles, want %d", tt.limit, len(got), tt.want)
+		}
+	}
+}
+
+// A statement stopped by the read timeout is ErrSearchTimeout: the query's
+// cost, which the API answers as such, not a failure of the store.
+func TestSearchTimeout(t *testing.T) {
+	s, err := store.Open(context.Background(), store.Config{URL: storetest.NewDatabase(t), ReadTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	in := repoBundle("many", "guides", "index.md")
+	in.Card.Description = "All about the things in the world of the index."
+	mustUpsert(t, s, in)
+	storetest.CloneBundle(t, s, in.ID, 20000)
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortRelevance} {
+		if _, err := s.Search(context.Background(), store.SearchParams{Q: "the -the", Sort: sort}); !errors.Is(err, store.ErrSearchTimeout) {
+			t.Errorf("sort %s: err = %v, want ErrSearchTimeout", sort, err)
 		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// MaxFacetEntries is the longest facet list of IndexStats (contract 8).
+// MaxFacetEntries is the longest facet list of wire.IndexStats (contract 8).
 const MaxFacetEntries = 12
 
 // Facet names in bundle_facets (db/migrations/0002_stats.sql).
@@ -49,14 +49,14 @@ const lastUpdateSQL = `SELECT max(updated_at) FROM bundles WHERE visibility = 'l
 // counts a bundle without a license as "unknown"; by_language counts only
 // repository bundles whose code host reports a language; by_type counts only
 // bundles that declare a type.
-func (s *Store) Stats(ctx context.Context) (IndexStats, error) {
-	st := IndexStats{
-		ByOrigin:   map[string]int64{source.OriginCodeHost: 0, source.OriginDomain: 0},
-		ByVersion:  []Facet{},
-		ByType:     []Facet{},
-		ByConcepts: []Facet{},
-		ByLicense:  []Facet{},
-		ByLanguage: []Facet{},
+func (s *Store) Stats(ctx context.Context) (wire.IndexStats, error) {
+	st := wire.IndexStats{
+		ByOrigin:   map[wire.Origin]int64{wire.OriginCodeHost: 0, wire.OriginDomain: 0},
+		ByVersion:  []wire.Facet{},
+		ByType:     []wire.Facet{},
+		ByConcepts: []wire.Facet{},
+		ByLicense:  []wire.Facet{},
+		ByLanguage: []wire.Facet{},
 	}
 	facets := []string{facetTotal, facetOrigin, facetVersion, facetType, facetConcepts, facetLicense, facetLanguage}
 	batch := &pgx.Batch{}
@@ -67,21 +67,21 @@ func (s *Store) Stats(ctx context.Context) (IndexStats, error) {
 
 	rows, err := br.Query()
 	if err != nil {
-		return IndexStats{}, fmt.Errorf("store: stats: %w", err)
+		return wire.IndexStats{}, fmt.Errorf("store: stats: %w", err)
 	}
 	bands := map[string]int64{}
 	for rows.Next() {
 		var facet string
-		var f Facet
+		var f wire.Facet
 		if err := rows.Scan(&facet, &f.V, &f.N); err != nil {
 			rows.Close()
-			return IndexStats{}, fmt.Errorf("store: stats: %w", err)
+			return wire.IndexStats{}, fmt.Errorf("store: stats: %w", err)
 		}
 		switch facet {
 		case facetTotal:
 			st.Total = f.N
 		case facetOrigin:
-			st.ByOrigin[f.V] = f.N
+			st.ByOrigin[wire.Origin(f.V)] = f.N
 		case facetVersion:
 			st.ByVersion = append(st.ByVersion, f)
 		case facetType:
@@ -95,17 +95,17 @@ func (s *Store) Stats(ctx context.Context) (IndexStats, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return IndexStats{}, fmt.Errorf("store: stats: %w", err)
+		return wire.IndexStats{}, fmt.Errorf("store: stats: %w", err)
 	}
 	for _, b := range ConceptBands {
-		st.ByConcepts = append(st.ByConcepts, Facet{V: b, N: bands[b]})
+		st.ByConcepts = append(st.ByConcepts, wire.Facet{V: b, N: bands[b]})
 	}
 	var last *time.Time
 	if err := br.QueryRow().Scan(&last); err != nil {
-		return IndexStats{}, fmt.Errorf("store: stats: last update: %w", err)
+		return wire.IndexStats{}, fmt.Errorf("store: stats: last update: %w", err)
 	}
 	if last != nil {
-		st.LastUpdate = &Timestamp{last.UTC()}
+		st.LastUpdate = &wire.Timestamp{Time: last.UTC()}
 	}
 	return st, nil
 }

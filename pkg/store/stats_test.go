@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // facets reads the whole statistics summary, zero counts left out.
@@ -53,11 +53,11 @@ func TestStatsEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zeroBands := []store.Facet{{V: "0"}, {V: "1-5"}, {V: "6-20"}, {V: "21-100"}, {V: "101+"}}
-	want := store.IndexStats{
-		ByOrigin:  map[string]int64{"code_host": 0, "domain": 0},
-		ByVersion: []store.Facet{}, ByType: []store.Facet{}, ByConcepts: zeroBands,
-		ByLicense: []store.Facet{}, ByLanguage: []store.Facet{},
+	zeroBands := []wire.Facet{{V: "0"}, {V: "1-5"}, {V: "6-20"}, {V: "21-100"}, {V: "101+"}}
+	want := wire.IndexStats{
+		ByOrigin:  map[wire.Origin]int64{"code_host": 0, "domain": 0},
+		ByVersion: []wire.Facet{}, ByType: []wire.Facet{}, ByConcepts: zeroBands,
+		ByLicense: []wire.Facet{}, ByLanguage: []wire.Facet{},
 	}
 	if !reflect.DeepEqual(st, want) {
 		t.Errorf("empty stats\n got %+v\nwant %+v", st, want)
@@ -106,15 +106,15 @@ func TestStatsFollowWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.IndexStats{
+	want := wire.IndexStats{
 		Total:      3,
-		ByOrigin:   map[string]int64{"code_host": 2, "domain": 1},
-		ByVersion:  []store.Facet{{V: "0.1", N: 1}, {V: "0.2", N: 1}, {V: "0.3", N: 1}},
-		ByType:     []store.Facet{{V: "reference", N: 2}},
-		ByConcepts: []store.Facet{{V: "0", N: 2}, {V: "1-5"}, {V: "6-20", N: 1}, {V: "21-100"}, {V: "101+"}},
-		ByLicense:  []store.Facet{{V: "BSD-3-Clause", N: 1}, {V: "MIT", N: 1}, {V: "unknown", N: 1}},
-		ByLanguage: []store.Facet{{V: "Go", N: 2}},
-		LastUpdate: &store.Timestamp{Time: lastUpdate},
+		ByOrigin:   map[wire.Origin]int64{"code_host": 2, "domain": 1},
+		ByVersion:  []wire.Facet{{V: "0.1", N: 1}, {V: "0.2", N: 1}, {V: "0.3", N: 1}},
+		ByType:     []wire.Facet{{V: "reference", N: 2}},
+		ByConcepts: []wire.Facet{{V: "0", N: 2}, {V: "1-5"}, {V: "6-20", N: 1}, {V: "21-100"}, {V: "101+"}},
+		ByLicense:  []wire.Facet{{V: "BSD-3-Clause", N: 1}, {V: "MIT", N: 1}, {V: "unknown", N: 1}},
+		ByLanguage: []wire.Facet{{V: "Go", N: 2}},
+		LastUpdate: &wire.Timestamp{Time: lastUpdate},
 	}
 	if !reflect.DeepEqual(st, want) {
 		t.Errorf("stats\n got %+v\nwant %+v", st, want)
@@ -132,7 +132,7 @@ func TestStatsFacetListsAreCapped(t *testing.T) {
 		for k := range i%3 + 1 {
 			in := repoBundle(fmt.Sprintf("o%d", i), fmt.Sprintf("r%d", k), "index.md")
 			in.Card.OKFVersion = fmt.Sprintf("v%02d", i)
-			in.Card.ConceptList = []okf.Concept{}
+			in.Card.ConceptList = wire.ConceptList{}
 			mustUpsert(t, s, in)
 		}
 	}
@@ -140,7 +140,7 @@ func TestStatsFacetListsAreCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.Facet{
+	want := []wire.Facet{
 		{V: "v02", N: 3}, {V: "v05", N: 3}, {V: "v08", N: 3}, {V: "v11", N: 3}, {V: "v14", N: 3},
 		{V: "v01", N: 2}, {V: "v04", N: 2}, {V: "v07", N: 2}, {V: "v10", N: 2}, {V: "v13", N: 2},
 		{V: "v00", N: 1}, {V: "v03", N: 1},

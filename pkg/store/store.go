@@ -17,6 +17,10 @@ type Config struct {
 	URL     string // DATABASE_URL: writes, and reads when ReadURL is empty
 	ReadURL string // DATABASE_READ_URL: search, cards and stats
 
+	// ReadTimeout bounds every statement of the read pool; 0 means
+	// DefaultReadTimeout. It is rounded up to whole milliseconds.
+	ReadTimeout time.Duration
+
 	// Now, when set, is the clock of indexed_at and updated_at (tests). By
 	// default the database's clock is used, the same for every replica.
 	Now func() time.Time
@@ -29,7 +33,8 @@ type Store struct {
 	now   func() time.Time
 }
 
-// readParams are the session settings of the read pool. Search plans depend
+// readParams are the session settings of a read pool whose statements stop
+// after timeout. Search plans depend
 // on the values of their parameters (a rare term reads the GIN index, a
 // common one walks a sort index), so plans are never cached generically; JIT
 // costs more than it saves on queries bounded to a few milliseconds; the
@@ -38,17 +43,21 @@ type Store struct {
 // walking the sort indexes over their recent, hot end; the pool never
 // writes; and a statement that runs away (a query whose words exclude each
 // other, say "the -the", must check every bundle holding "the") is stopped.
-var readParams = map[string]string{
-	"plan_cache_mode":               "force_custom_plan",
-	"jit":                           "off",
-	"default_transaction_read_only": "on",
-	"statement_timeout":             strconv.Itoa(int(ReadTimeout.Milliseconds())),
-	"random_page_cost":              "1.1",
+func readParams(timeout time.Duration) map[string]string {
+	ms := (timeout + time.Millisecond - 1) / time.Millisecond // 0 would mean no timeout
+	return map[string]string{
+		"plan_cache_mode":               "force_custom_plan",
+		"jit":                           "off",
+		"default_transaction_read_only": "on",
+		"statement_timeout":             strconv.FormatInt(int64(ms), 10),
+		"random_page_cost":              "1.1",
+	}
 }
 
-// ReadTimeout bounds every statement of the read pool (searches, cards,
-// statistics). A search stopped by it returns ErrSearchTimeout.
-const ReadTimeout = 5 * time.Second
+// DefaultReadTimeout bounds every statement of the read pool (searches,
+// cards, statistics) unless Config.ReadTimeout says otherwise. A search
+// stopped by it returns ErrSearchTimeout.
+const DefaultReadTimeout = 5 * time.Second
 
 // Open connects to the configured databases.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
@@ -67,7 +76,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open read pool: %w", err)
 	}
-	for k, v := range readParams {
+	timeout := cfg.ReadTimeout
+	if timeout <= 0 {
+		timeout = DefaultReadTimeout
+	}
+	for k, v := range readParams(timeout) {
 		rcfg.ConnConfig.RuntimeParams[k] = v
 	}
 	write, err := pgxpool.NewWithConfig(ctx, wcfg)

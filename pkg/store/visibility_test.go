@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // visibilities reads the visibility of ids ("gone" when deleted or hidden).
@@ -24,7 +25,7 @@ func visibilities(t *testing.T, s *store.Store, ids ...string) []string {
 		case err != nil:
 			t.Fatal(err)
 		default:
-			out[i] = b.Visibility
+			out[i] = string(b.Visibility)
 		}
 	}
 	return out
@@ -85,7 +86,7 @@ func TestDuplicatesOneLivePerRoot(t *testing.T) {
 				in := c[0]
 				in.RootSHA256 = sha256Hex("new bytes")
 				in.Card.Tagline = "edited"
-				if res := mustUpsert(t, s, in); res.Visibility != store.VisibilityLive {
+				if res := mustUpsert(t, s, in); res.Visibility != wire.VisibilityLive {
 					t.Errorf("changed copy is %s", res.Visibility)
 				}
 			}, []string{"live", "live", "low"}},
@@ -103,7 +104,7 @@ func TestDuplicatesOneLivePerRoot(t *testing.T) {
 				}
 				ex := repoBundle("zero", "kb", "examples/index.md")
 				ex.RootSHA256 = root
-				if res := mustUpsert(t, s, ex); res.Visibility != store.VisibilityLow {
+				if res := mustUpsert(t, s, ex); res.Visibility != wire.VisibilityLow {
 					t.Errorf("example copy is %s", res.Visibility)
 				}
 				for _, in := range c {

@@ -13,6 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestImportExamples(t *testing.T) {
@@ -30,7 +31,7 @@ func TestImportExamples(t *testing.T) {
 	}
 
 	guide := mustGet(t, st, source.Repo{Owner: "okf-index", Name: "field-guide", Path: "index.md"}.ID())
-	if guide.Name != "OKF Field Guide" || guide.Concepts != 4 || guide.Visibility != store.VisibilityLive ||
+	if guide.Name != "OKF Field Guide" || guide.Concepts != 4 || guide.Visibility != wire.VisibilityLive ||
 		guide.Repo == nil || guide.Repo.Stars != 42 || *guide.Repo.Language != "Go" || *guide.Repo.State != source.StateActive {
 		t.Errorf("field guide card: %+v repo %+v", guide.Card, guide.Repo)
 	}
@@ -46,14 +47,14 @@ func TestImportExamples(t *testing.T) {
 		t.Errorf("archived repository state = %q", *receitas.Repo.State)
 	}
 	runbooks := mustGet(t, st, source.Repo{Owner: "tinyco", Name: "ops-runbooks", Path: "okf/index.md"}.ID())
-	if runbooks.Name != "tinyco/ops-runbooks · okf" || runbooks.Visibility != store.VisibilityLive {
+	if runbooks.Name != "tinyco/ops-runbooks · okf" || runbooks.Visibility != wire.VisibilityLive {
 		t.Errorf("fallback-name bundle: name %q visibility %s", runbooks.Name, runbooks.Visibility)
 	}
 	for _, low := range []source.Repo{
 		{Owner: "tinyco", Name: "ops-runbooks", Path: "okf/test/fixtures/sample/index.md"}, // fixture path
 		{Owner: "tinyco", Name: "ops-runbooks-mirror", Path: "okf/index.md"},               // exact duplicate
 	} {
-		if b := mustGet(t, st, low.ID()); b.Visibility != store.VisibilityLow {
+		if b := mustGet(t, st, low.ID()); b.Visibility != wire.VisibilityLow {
 			t.Errorf("%s: visibility %s, want low", low.Identity(), b.Visibility)
 		}
 	}
@@ -146,7 +147,7 @@ func TestImportRealCorpus(t *testing.T) {
 			t.Errorf("%s %s (%s): not imported: %v", row.Repo, row.IndexPath, row.Kind, err)
 		case !row.isBundle() && err == nil:
 			t.Errorf("%s %s (%s): imported, but it is not a bundle", row.Repo, row.IndexPath, row.Kind)
-		case row.Kind == "fixture" && b.Visibility != store.VisibilityLow:
+		case row.Kind == "fixture" && b.Visibility != wire.VisibilityLow:
 			t.Errorf("%s %s: fixture is %s, want low", row.Repo, row.IndexPath, b.Visibility)
 		}
 	}

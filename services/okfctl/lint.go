@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // knownVersions are the okf_version values of published OKF specs.
@@ -52,17 +53,17 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 
-	var in store.BundleInput
+	var parsed indexer.Parsed
 	switch {
 	case *rootURL != "":
-		in, err = indexer.FromSite(data, source.Site{URL: *rootURL})
+		parsed, err = indexer.ParseSite(data, source.Site{URL: *rootURL})
 	default:
 		loc, lerr := lintRepo(*repo, *dir, file)
 		if lerr != nil {
 			return 0, lerr
 		}
-		in, err = indexer.FromRepo(data, loc, indexer.RepoInfo{}, time.Now())
-		in.Repo = nil // no repository signals are known offline
+		parsed, err = indexer.ParseRepo(data, loc, indexer.RepoInfo{}, time.Now())
+		parsed.Input.Repo = nil // no repository signals are known offline
 	}
 	if errors.Is(err, okf.ErrNotBundle) {
 		if *asJSON {
@@ -75,18 +76,18 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	card := indexer.Preview(in, strings.TrimRight(*apiBase, "/"), time.Now())
-	warnings := lintWarnings(in.Card, bundleDir)
+	card := indexer.Preview(parsed.Input, strings.TrimRight(*apiBase, "/"), time.Now())
+	warnings := lintWarnings(parsed.Card, bundleDir)
 
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(struct {
-			Bundle     bool         `json:"bundle"`
-			Visibility string       `json:"visibility"`
-			Card       store.Bundle `json:"card"`
-			Warnings   []string     `json:"warnings"`
-		}{true, card.Visibility, card, warnings})
+			Bundle     bool            `json:"bundle"`
+			Visibility wire.Visibility `json:"visibility"`
+			Card       wire.Card       `json:"card"`
+			Warnings   []string        `json:"warnings"`
+		}{true, card.Visibility, card.Card, warnings})
 	}
 	printCard(stdout, card)
 	for _, w := range warnings {

@@ -4,24 +4,17 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// Page is the answer of GET /api/bundles (contract 2.5).
-type Page struct {
-	Items      []store.Bundle `json:"items"`
-	Limit      int            `json:"limit"`
-	Offset     int            `json:"offset"`
-	NextOffset *int           `json:"next_offset"`
-	Next       *string        `json:"next"`
-}
-
 // idShape is the shape of every bundle id (source.MaxIDLen characters at most).
-var idShape = regexp.MustCompile(`^[a-z0-9-]{1,80}$`)
+var idShape = regexp.MustCompile(`^[a-z0-9-]{1,` + strconv.Itoa(source.MaxIDLen) + `}$`)
 
 // searchBundles answers GET /api/bundles: a page of live bundles.
 func (s *Server) searchBundles(c echo.Context) error {
@@ -38,19 +31,19 @@ func (s *Server) searchBundles(c echo.Context) error {
 // The list ends at resultCap: a page at or past it is empty, and a page
 // crossing it is cut there; either way next_offset is null. Whether a next
 // page exists is known without counting (see searchMore).
-func (s *Server) search(ctx context.Context, rawQuery string) (Page, error) {
+func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error) {
 	p, err := parseSearch(rawQuery, s.full)
 	if err != nil {
-		return Page{}, err
+		return wire.Page{}, err
 	}
-	page := Page{Items: []store.Bundle{}, Limit: p.Limit, Offset: p.Offset}
+	page := wire.Page{Items: []wire.Card{}, Limit: p.Limit, Offset: p.Offset}
 	want := min(p.Limit, resultCap-p.Offset) // bundles this page may hold
 	if want <= 0 {
 		return page, nil
 	}
 	items, more, err := s.searchMore(ctx, p, want, p.Offset+want < resultCap)
 	if err != nil {
-		return Page{}, err
+		return wire.Page{}, err
 	}
 	if more {
 		next := p
@@ -58,11 +51,9 @@ func (s *Server) search(ctx context.Context, rawQuery string) (Page, error) {
 		url := s.baseURL + "/api/bundles?" + canonicalQuery(next)
 		page.NextOffset, page.Next = &next.Offset, &url
 	}
-	for i := range items {
-		s.publish(&items[i])
-	}
-	if items != nil {
-		page.Items = items
+	page.Items = make([]wire.Card, len(items))
+	for i, b := range items {
+		page.Items[i] = s.publish(b)
 	}
 	return page, nil
 }
@@ -96,23 +87,21 @@ func (s *Server) getBundle(c echo.Context) error {
 // bundle returns the published card of id; the REST route and the
 // get_bundle tool both answer with it. An id that cannot be a bundle id is
 // a 404 without a database read.
-func (s *Server) bundle(ctx context.Context, id string) (store.Bundle, error) {
+func (s *Server) bundle(ctx context.Context, id string) (wire.Card, error) {
 	if !idShape.MatchString(id) {
-		return store.Bundle{}, notFound("No public bundle has that id.")
+		return wire.Card{}, notFound("No public bundle has that id.")
 	}
 	b, err := s.store.GetBundle(ctx, id)
 	if err != nil {
-		return store.Bundle{}, err
+		return wire.Card{}, err
 	}
-	s.publish(&b)
-	return b, nil
+	return s.publish(b), nil
 }
 
-// publish completes a card for the wire: its absolute api URL from the
-// public base URL, and an empty concept list rather than null.
-func (s *Server) publish(b *store.Bundle) {
-	b.API = s.baseURL + "/api/bundles/" + b.ID
-	if b.ConceptList == nil {
-		b.ConceptList = []okf.Concept{}
-	}
+// publish is the card of a stored bundle as the API answers it, with its
+// absolute api URL from the public base URL.
+func (s *Server) publish(b store.Bundle) wire.Card {
+	c := b.Card
+	c.API = s.baseURL + "/api/bundles/" + c.ID
+	return c
 }

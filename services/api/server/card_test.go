@@ -2,11 +2,14 @@ package server
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/okfindex/okf-index/api"
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/source"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestCard(t *testing.T) {
@@ -14,7 +17,7 @@ func TestCard(t *testing.T) {
 	f := newFixture(t, config.VariantBase)
 	a := f.api
 
-	var b store.Bundle
+	var b wire.Card
 	body := a.get("/api/bundles/"+f.alpha, 200, &b)
 	in := f.alphaIn
 	if b.ID != f.alpha || b.Name != in.Card.Name || b.Tagline != in.Card.Tagline ||
@@ -82,5 +85,31 @@ func TestCard(t *testing.T) {
 	}
 	if resp, _ := a.do("HEAD", "/api/bundles/nothing-here", nil); resp.StatusCode != 404 {
 		t.Errorf("HEAD unknown card: %d", resp.StatusCode)
+	}
+}
+
+// TestIDShapeIsDocumented checks that the id a card route accepts is the id
+// the OpenAPI document gives, both derived from source.MaxIDLen.
+func TestIDShapeIsDocumented(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name   string `json:"name"`
+				Schema struct {
+					Pattern string `json:"pattern"`
+				} `json:"schema"`
+			} `json:"parameters"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(api.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	params := doc.Paths["/api/bundles/{id}"]["get"].Parameters
+	if len(params) != 1 || params[0].Name != "id" || params[0].Schema.Pattern != idShape.String() {
+		t.Errorf("documented id %+v, route accepts %s", params, idShape)
+	}
+	if want := "{1," + strconv.Itoa(source.MaxIDLen) + "}"; !strings.Contains(idShape.String(), want) {
+		t.Errorf("idShape %s does not bound ids at source.MaxIDLen", idShape)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // TestCorpus indexes the real corpus through the parser and the store, then
@@ -26,7 +26,7 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("%d live of %d indexed; fixtures and duplicates should be low", len(live), len(ids))
 	}
 	for i, in := range ins {
-		var b store.Bundle
+		var b wire.Card
 		a.get("/api/bundles/"+ids[i], 200, &b)
 		if b.Name != in.Card.Name || b.OKFVersion != in.Card.OKFVersion {
 			t.Errorf("%s: card %q %q, parsed %q %q", ids[i], b.Name, b.OKFVersion, in.Card.Name, in.Card.OKFVersion)

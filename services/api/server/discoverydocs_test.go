@@ -307,11 +307,12 @@ func TestOKFDocsAreABundle(t *testing.T) {
 	for _, name := range api.OKFFiles[1:] {
 		a.getDoc("/okf/"+name, mimeMarkdown)
 	}
-	in, err := indexer.FromSite(data, source.Site{URL: root})
+	parsed, err := indexer.ParseSite(data, source.Site{URL: root})
 	if err != nil {
 		t.Fatalf("the served root is not a bundle: %v", err)
 	}
-	if in.Card.OKFVersion == "" || in.Low || in.Card.NameFellBack {
+	in := parsed.Input
+	if in.Card.OKFVersion == "" || in.Low || parsed.Card.NameFellBack {
 		t.Errorf("card: version %q, low %v", in.Card.OKFVersion, in.Low)
 	}
 	var got []string

@@ -20,6 +20,7 @@ const (
 	errMethodNotAllowed     = "method_not_allowed"
 	errInternal             = "internal_error"
 	errUnavailable          = "unavailable"
+	errQueryTooCostly       = "query_too_costly"
 )
 
 // ErrorBody is the JSON body of every error the API answers:
@@ -66,6 +67,11 @@ func errorResponse(err error) (status int, body ErrorBody, internal bool) {
 		return ae.status, ae.body, false
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, ErrorBody{Error: errNotFound, Message: "No public bundle has that id."}, false
+	case errors.Is(err, store.ErrSearchTimeout):
+		// The query's own cost (words that exclude each other, say), not an
+		// outage: asking again would cost as much, so no Retry-After.
+		return http.StatusUnprocessableEntity, ErrorBody{Error: errQueryTooCostly,
+			Message: "The search would take too long to answer; narrow it (fewer or rarer words, no word both wanted and excluded, a filter, or an earlier page) and ask again."}, false
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable, Message: "The database did not answer in time; retry later."}, true
 	case errors.Is(err, context.Canceled):

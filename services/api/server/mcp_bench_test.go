@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // BenchmarkSearchRESTvsMCP answers the same search over REST and through
@@ -21,7 +21,7 @@ func BenchmarkSearchRESTvsMCP(b *testing.B) {
 	st := storetest.NewStore(b)
 	for i := range 500 {
 		in := repoBundle("bench", fmt.Sprintf("repo-%03d", i), "index.md",
-			okf.Card{Name: fmt.Sprintf("Garden guide %d", i), Tagline: "Plants and soil", OKFVersion: "0.2", ConceptList: concepts("Plant", 5)},
+			wire.Card{Name: fmt.Sprintf("Garden guide %d", i), Tagline: "Plants and soil", OKFVersion: "0.2", ConceptList: concepts("Plant", 5)},
 			signal(i, "Go", "MIT"))
 		if _, err := st.UpsertBundle(b.Context(), in); err != nil {
 			b.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // mcpSession connects the go-sdk client to the API's /mcp through the
@@ -50,9 +50,9 @@ func TestMCPTools(t *testing.T) {
 			t.Parallel()
 			a := newAPI(t, variant)
 			ids := upsert(t, a.store,
-				repoBundle("acme", "recipes", "index.md", okf.Card{Name: "Recipe Book", Tagline: "Bread and soup", OKFVersion: "0.2",
+				repoBundle("acme", "recipes", "index.md", wire.Card{Name: "Recipe Book", Tagline: "Bread and soup", OKFVersion: "0.2",
 					ConceptList: concepts("Recipe", 3)}, signal(12, "Go", "MIT")),
-				siteBundle("https://docs.example.org/okf/index.md", okf.Card{Name: "Example Docs", OKFVersion: "0.1"}),
+				siteBundle("https://docs.example.org/okf/index.md", wire.Card{Name: "Example Docs", OKFVersion: "0.1"}),
 			)
 			recount(t, a.store)
 			session := mcpSession(t, a)
@@ -134,7 +134,7 @@ func TestMCPTools(t *testing.T) {
 			}
 
 			// The submission went the way POST /api/ping's do.
-			var status PingStatusPage
+			var status wire.PingStatusPage
 			a.get("/api/ping/status?host=docs.example.net", 200, &status)
 			if len(status.Items) != 1 || status.Items[0].URL != "https://docs.example.net/okf/index.md" {
 				t.Errorf("ping status after submit_bundles: %+v", status)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Tests that drive the API with outside tools: the Redocly OpenAPI linter
@@ -98,7 +98,7 @@ func TestMCPInspectorCLI(t *testing.T) {
 	inspector := nodeTool(t, "mcp-inspector")
 	a := newAPI(t, config.VariantBase)
 	ids := upsert(t, a.store, repoBundle("acme", "recipes", "index.md",
-		okf.Card{Name: "Recipe Book", OKFVersion: "0.2", ConceptList: concepts("Recipe", 2)}, signal(3, "Go", "MIT")))
+		wire.Card{Name: "Recipe Book", OKFVersion: "0.2", ConceptList: concepts("Recipe", 2)}, signal(3, "Go", "MIT")))
 	recount(t, a.store)
 	endpoint := a.url + "/mcp"
 	cli := func(args ...string) map[string]any {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // manyBundles returns n live repository bundles with varied names, versions,
@@ -16,7 +16,7 @@ func manyBundles(n int) []store.BundleInput {
 	langs := []string{"Go", "Python", "", "Rust"}
 	out := make([]store.BundleInput, n)
 	for i := range n {
-		card := okf.Card{
+		card := wire.Card{
 			Name:        fmt.Sprintf("Bundle %c%04d", 'a'+rune(i%7), i),
 			OKFVersion:  []string{"0.1", "0.2"}[i%2],
 			Description: fmt.Sprintf("Seeded bundle number %d.", i),
@@ -39,7 +39,7 @@ func (a *testAPI) walk(query string) []string {
 		if pages > 2000 {
 			a.t.Fatal("next never became null")
 		}
-		var p Page
+		var p wire.Page
 		a.get(path, 200, &p)
 		for _, b := range p.Items {
 			if seen[b.ID] {
@@ -76,7 +76,7 @@ func TestPaginationWalksEverything(t *testing.T) {
 	} {
 		ids := a.walk(query)
 		// The walk gives exactly the ids of one page big enough for all.
-		var all Page
+		var all wire.Page
 		a.get("/api/bundles?"+strings.Replace(query, "limit=", "x=", 1)+"&limit=100", 200, &all)
 		if len(all.Items) == 0 || len(ids) != len(all.Items) {
 			t.Errorf("?%s: walk gave %d bundles, one page gives %d", query, len(ids), len(all.Items))

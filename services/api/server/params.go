@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Limits of GET /api/bundles (contract 4.1 and 8; the ones the contract
@@ -30,7 +30,10 @@ const (
 var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
 
 // parseSearch validates the query string of GET /api/bundles into the
-// store's parameters. The rules, beyond the contract's:
+// store's parameters, in the form store.SearchParams documents: this is the
+// one place that trims, lowercases, resolves the github alias and applies
+// the defaults, and the store takes the values as they are. The rules,
+// beyond the contract's:
 //
 //   - An empty value is the same as leaving the parameter out; so is a q or
 //     concept of only spaces.
@@ -50,7 +53,7 @@ var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-
 //   - A full-only parameter with a value on a base deployment is a 400
 //     unsupported_parameter.
 func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
-	p := store.SearchParams{Sort: store.SortRecent, Limit: defaultLimit}
+	p := store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return p, invalidParameter("", "The query string is not valid URL encoding.")
@@ -63,11 +66,11 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 		}
 	}
 	if origin, ok := r.scalar("origin", false); ok {
-		switch origin {
-		case source.OriginCodeHost, "github":
-			p.Origin = source.OriginCodeHost
-		case source.OriginDomain:
-			p.Origin = source.OriginDomain
+		switch origin := wire.Origin(origin); origin {
+		case wire.OriginCodeHost, "github":
+			p.Origin = wire.OriginCodeHost
+		case wire.OriginDomain:
+			p.Origin = wire.OriginDomain
 		default:
 			r.fail(invalidParameter("origin", "origin must be code_host, domain or github."))
 		}
@@ -94,15 +97,15 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p.Types = r.list("type", true, maxValueLen)
 	p.Licenses = r.list("license", true, maxValueLen)
 	if sort, ok := r.scalar("sort", false); ok {
-		switch sort {
-		case store.SortRecent, store.SortUpdated, store.SortName, store.SortStars, store.SortRelevance:
+		switch sort := wire.Sort(sort); sort {
+		case wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance:
 			p.Sort = sort
 		default:
 			r.fail(invalidParameter("sort", "sort must be recent, updated, name, stars or relevance."))
 		}
 	}
-	if p.Sort == store.SortRelevance && p.Q == "" {
-		p.Sort = store.SortRecent
+	if p.Sort == wire.SortRelevance && p.Q == "" {
+		p.Sort = wire.SortRecent
 	}
 	if limit, ok := r.scalar("limit", false); ok {
 		n, valid := wholeNumber(limit, maxLimit)
@@ -243,7 +246,7 @@ func canonicalQuery(p store.SearchParams) string {
 		b.WriteString(v)
 	}
 	add("q", p.Q)
-	add("origin", p.Origin)
+	add("origin", string(p.Origin))
 	add("repo", p.Repo)
 	add("version", strings.Join(p.Versions, ","))
 	add("language", strings.Join(p.Languages, ","))
@@ -251,8 +254,8 @@ func canonicalQuery(p store.SearchParams) string {
 	add("concepts", strings.Join(p.ConceptBands, ","))
 	add("type", strings.Join(p.Types, ","))
 	add("license", strings.Join(p.Licenses, ","))
-	if p.Sort != store.SortRecent {
-		add("sort", p.Sort)
+	if p.Sort != wire.SortRecent {
+		add("sort", string(p.Sort))
 	}
 	add("limit", strconv.Itoa(p.Limit))
 	add("offset", fmt.Sprint(p.Offset))

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestBadParameters(t *testing.T) {
@@ -87,5 +90,34 @@ func TestBadParameters(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseSearchOwnsTheRules checks that parseSearch hands the store its
+// values in the form store.SearchParams documents: trimmed, lowercased where
+// the store compares as stored, aliases resolved and defaults applied. The
+// store does none of this again.
+func TestParseSearchOwnsTheRules(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		query string
+		want  store.SearchParams
+	}{
+		{"", store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}},
+		{"q=%20%20&concept=%20", store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}},
+		{"sort=relevance", store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}},
+		{"q=%20guide%20&sort=relevance", store.SearchParams{Q: "guide", Sort: wire.SortRelevance, Limit: defaultLimit}},
+		{"origin=github&repo=Alpha/One&concept=%20event%20sour%20&limit=500&offset=5000",
+			store.SearchParams{Origin: wire.OriginCodeHost, Repo: "alpha/one", Concept: "event sour",
+				Sort: wire.SortRecent, Limit: maxLimit, Offset: resultCap}},
+		{"origin=domain&language=Go,%20rust,Go&license=%20MIT&type=glossary&concepts=0,101%2B&version=0.1",
+			store.SearchParams{Origin: wire.OriginDomain, Languages: []string{"Go", "rust"}, Licenses: []string{"MIT"},
+				Types: []string{"glossary"}, ConceptBands: []string{"0", "101+"}, Versions: []string{"0.1"},
+				Sort: wire.SortRecent, Limit: defaultLimit}},
+	} {
+		got, err := parseSearch(c.query, true)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("parseSearch(%q) = %+v, %v\nwant %+v", c.query, got, err, c.want)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Error names of POST /api/ping and GET /api/ping/status (contract section
@@ -52,17 +53,6 @@ type PingRequest struct {
 	KeyLocation string    `json:"keyLocation"`
 }
 
-// PingAck is the answer of an accepted submission (contract 2.7).
-type PingAck struct {
-	OK        bool   `json:"ok"`
-	Estado    string `json:"estado"`
-	Host      string `json:"host"`
-	Recebidos int    `json:"recebidos"`
-	ChaveEm   string `json:"chave_em"`
-	Mensagem  string `json:"mensagem"`
-	APIIndex  string `json:"api_index"`
-}
-
 // pingSubmission is a validated submission.
 type pingSubmission struct {
 	host        string
@@ -92,10 +82,10 @@ func (s *Server) postPing(c echo.Context) error {
 
 // submit validates a submission body and records and queues it; POST
 // /api/ping and the submit_bundles tool both answer with it.
-func (s *Server) submit(ctx context.Context, body []byte) (PingAck, error) {
+func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
 	sub, err := parsePing(body)
 	if err != nil {
-		return PingAck{}, err
+		return wire.PingAck{}, err
 	}
 	_, err = s.store.AcceptPing(ctx, sub.host, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
 		_, err := s.jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
@@ -104,15 +94,15 @@ func (s *Server) submit(ctx context.Context, body []byte) (PingAck, error) {
 		return err
 	})
 	if errors.Is(err, store.ErrPingDailyCap) {
-		return PingAck{}, pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
+		return wire.PingAck{}, pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
 			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap))
 	}
 	if err != nil {
-		return PingAck{}, err
+		return wire.PingAck{}, err
 	}
-	return PingAck{
+	return wire.PingAck{
 		OK:        true,
-		Estado:    store.PingPending,
+		Estado:    wire.PingPending,
 		Host:      sub.host,
 		Recebidos: len(sub.urls),
 		ChaveEm:   sub.keyLocation,

@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // post sends a JSON body; the contract transport checks the exchange.
@@ -176,11 +177,11 @@ func TestPingAccepted(t *testing.T) {
 	if resp.StatusCode != 202 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
-	var ack PingAck
+	var ack wire.PingAck
 	if err := json.Unmarshal(body, &ack); err != nil {
 		t.Fatal(err)
 	}
-	want := PingAck{OK: true, Estado: "pendente", Host: "docs.example", Recebidos: 2,
+	want := wire.PingAck{OK: true, Estado: "pendente", Host: "docs.example", Recebidos: 2,
 		ChaveEm: "https://docs.example/" + testKey + ".txt", Mensagem: ack.Mensagem, APIIndex: publicBase + "/api/"}
 	if ack != want || !strings.HasSuffix(ack.Mensagem, ".") || strings.Count(ack.Mensagem, ". ") != 0 {
 		t.Errorf("ack %+v", ack)
@@ -199,7 +200,7 @@ func TestPingAccepted(t *testing.T) {
 	}
 
 	// The status lists every URL pending, newest first, without the key.
-	var page PingStatusPage
+	var page wire.PingStatusPage
 	raw := a.get("/api/ping/status?host=DOCS.EXAMPLE", 200, &page)
 	if page.Host != "docs.example" || len(page.Items) != 3 || page.Items[0].Estado != "pendente" ||
 		page.Items[0].URL != urls[1] || strings.Contains(string(raw), testKey) {
@@ -226,27 +227,27 @@ func TestPingAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw = a.get("/api/ping/status?host=docs.example", 200, &page)
-	states := map[string]int{}
+	states := map[wire.PingState]int{}
 	for _, it := range page.Items {
 		states[it.Estado]++
 		switch it.Estado {
-		case store.PingPublished:
+		case wire.PingPublished:
 			if it.BundleID == nil || *it.BundleID != "docs-example-guide-0a1b2c" || it.CheckedAt == nil || it.Reason != nil {
 				t.Errorf("published %s", raw)
 			}
-		case store.PingRejected:
+		case wire.PingRejected:
 			if it.Reason == nil || *it.Reason != "not_a_bundle" || it.CheckedAt == nil || it.BundleID != nil {
 				t.Errorf("rejected %s", raw)
 			}
 		}
 	}
-	if states[store.PingPending] != 1 || states[store.PingPublished] != 1 || states[store.PingRejected] != 1 {
+	if states[wire.PingPending] != 1 || states[wire.PingPublished] != 1 || states[wire.PingRejected] != 1 {
 		t.Errorf("states %v: %s", states, raw)
 	}
 
 	a.getError("/api/ping/status", 400, errInvalidHost)
 	a.getError("/api/ping/status?host=10.0.0.1", 400, errInvalidHost)
-	var empty PingStatusPage
+	var empty wire.PingStatusPage
 	if a.get("/api/ping/status?host=nobody.example", 200, &empty); len(empty.Items) != 0 {
 		t.Errorf("unknown host %+v", empty)
 	}
@@ -265,7 +266,7 @@ func TestPingDailyCapConcurrent(t *testing.T) {
 	for i := range 50 {
 		wg.Go(func() {
 			resp, body := a.post("/api/ping", pingBody(h, testKey, roots(h, i*10, 10), nil))
-			var ack PingAck
+			var ack wire.PingAck
 			_ = json.Unmarshal(body, &ack)
 			mu.Lock()
 			defer mu.Unlock()

@@ -6,19 +6,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// PingStatusPage is the answer of GET /api/ping/status: the newest
+// getPingStatus answers GET /api/ping/status?host=<domain>: the newest
 // submitted URLs of one host (at most store.MaxPingStatus), newest first,
 // each pendente, publicado (with its bundle id) or rejeitado (with the
-// reason). It never shows a key.
-type PingStatusPage struct {
-	Host  string             `json:"host"`
-	Items []store.PingStatus `json:"items"`
-}
-
-// getPingStatus answers GET /api/ping/status?host=<domain>. An unknown host
-// has an empty list; a missing or malformed host is a 400 invalid_host.
+// reason); never a key. An unknown host has an empty list; a missing or
+// malformed host is a 400 invalid_host.
 func (s *Server) getPingStatus(c echo.Context) error {
 	host, ok := normalizeHost(c.QueryParam("host"))
 	if !ok {
@@ -29,5 +24,5 @@ func (s *Server) getPingStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, PingStatusPage{Host: host, Items: items})
+	return writeJSON(c, http.StatusOK, wire.PingStatusPage{Host: host, Items: items})
 }

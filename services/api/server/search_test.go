@@ -1,14 +1,17 @@
 package server
 
 import (
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // fixture is a small index with one bundle per kind, for exact assertions.
@@ -25,32 +28,32 @@ type fixture struct {
 func newFixture(t *testing.T, variant string) *fixture {
 	t.Helper()
 	a := newAPI(t, variant)
-	alpha := repoBundle("alpha", "one", "okf/index.md", okf.Card{
+	alpha := repoBundle("alpha", "one", "okf/index.md", wire.Card{
 		Name: "Alpha Guide", Tagline: "Operating clusters", OKFVersion: "0.1", Type: "glossary",
 		Description: "A guide to kubernetes operators and their lifecycle.",
 		Concepts:    3,
-		ConceptList: []okf.Concept{
+		ConceptList: wire.ConceptList{
 			{Name: "Operator", URL: "https://raw.githubusercontent.com/alpha/one/HEAD/okf/operator.md", Summary: "what an operator does"},
 			{Name: "Reconciler", URL: "https://raw.githubusercontent.com/alpha/one/HEAD/okf/reconciler.md", Summary: "the loop that converges state"},
 			{Name: "CRD", URL: "https://raw.githubusercontent.com/alpha/one/HEAD/okf/crd.md"},
 		},
 	}, signal(50, "Go", "MIT"))
-	beta := repoBundle("beta", "two", "index.md", okf.Card{
+	beta := repoBundle("beta", "two", "index.md", wire.Card{
 		Name: "Beta Catalog", OKFVersion: "0.2", Type: "catalog",
 		Description: "Regional recipes, sorted by season.",
 		Concepts:    10, ConceptList: concepts("https://raw.githubusercontent.com/beta/two/HEAD", 10),
 	}, signal(5, "Python", "Apache-2.0"))
-	gamma := siteBundle("https://docs.gamma.example/okf/index.md", okf.Card{
+	gamma := siteBundle("https://docs.gamma.example/okf/index.md", wire.Card{
 		Name: "Gamma Docs", OKFVersion: "0.2", Description: "Site documentation for gamma widgets.",
 	})
-	delta := repoBundle("Delta", "Three", "docs/index.md", okf.Card{
+	delta := repoBundle("Delta", "Three", "docs/index.md", wire.Card{
 		Name: "Delta Handbook", OKFVersion: "0.10", Description: "A very large handbook.",
 		Concepts: 150, ConceptList: concepts("https://raw.githubusercontent.com/Delta/Three/HEAD/docs", 150),
 	}, signal(500, "Rust", ""))
-	low := repoBundle("alpha", "one", "examples/demo/index.md", okf.Card{
+	low := repoBundle("alpha", "one", "examples/demo/index.md", wire.Card{
 		Name: "Demo", OKFVersion: "0.1", Description: "An example bundle about kubernetes.",
 	}, signal(50, "Go", "MIT"))
-	hidden := repoBundle("zeta", "gone", "index.md", okf.Card{
+	hidden := repoBundle("zeta", "gone", "index.md", wire.Card{
 		Name: "Zeta", OKFVersion: "0.1", Description: "A repository that went away; kubernetes.",
 	}, signal(1, "Go", "MIT"))
 	ids := upsert(t, a.store, alpha, beta, gamma, delta, low, hidden)
@@ -62,14 +65,14 @@ func newFixture(t *testing.T, variant string) *fixture {
 }
 
 // search GETs /api/bundles?query and returns the page.
-func (a *testAPI) search(query string) Page {
+func (a *testAPI) search(query string) wire.Page {
 	a.t.Helper()
-	var p Page
+	var p wire.Page
 	a.get("/api/bundles?"+query, 200, &p)
 	return p
 }
 
-func pageIDs(p Page) []string {
+func pageIDs(p wire.Page) []string {
 	ids := make([]string, len(p.Items))
 	for i, b := range p.Items {
 		ids[i] = b.ID
@@ -169,7 +172,7 @@ func TestSearchSorts(t *testing.T) {
 	check("sort=recent", f.delta, f.gamma, f.beta, f.alpha)
 
 	// Relevance: the name match (weight A) outranks the description match (C).
-	sun := repoBundle("sun", "ny", "index.md", okf.Card{Name: "Widgets", OKFVersion: "0.1",
+	sun := repoBundle("sun", "ny", "index.md", wire.Card{Name: "Widgets", OKFVersion: "0.1",
 		Description: "Nothing else."}, signal(0, "", ""))
 	upsert(t, a.store, sun)
 	check("q=widgets&sort=relevance", sun.ID, f.gamma)
@@ -216,7 +219,7 @@ func TestSearchPageShape(t *testing.T) {
 	if got := pageIDs(p); !slices.Equal(got, []string{f.delta}) || p.Next == nil || *p.Next != want {
 		t.Fatalf("got %v next %v, want next %s", got, p.Next, want)
 	}
-	var p2 Page
+	var p2 wire.Page
 	a.get(*p.Next, 200, &p2)
 	if got := pageIDs(p2); !slices.Equal(got, []string{f.alpha}) || p2.Next != nil || p2.NextOffset != nil || p2.Offset != 1 {
 		t.Errorf("second page %v next %v offset %d", got, p2.Next, p2.Offset)
@@ -252,5 +255,37 @@ func TestCanonicalQueryRoundTrip(t *testing.T) {
 		if _, err := url.ParseQuery(enc); err != nil || strings.Contains(enc, " ") {
 			t.Errorf("%q: canonical %q is not a clean query", q, enc)
 		}
+	}
+}
+
+// A search that runs past the read timeout is the query's cost, not the
+// service's fault: GET /api/bundles answers 422 query_too_costly, the request
+// log says so at info level with no error, and the search_bundles tool
+// answers the same error body. The index is 20,000 bundles holding "the",
+// so "the -the" checks every one of them; the read timeout is 1 ms.
+func TestSearchTooCostly(t *testing.T) {
+	t.Parallel()
+	st, err := store.Open(t.Context(), store.Config{URL: storetest.NewDatabase(t), ReadTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	in := repoBundle("many", "guides", "index.md", wire.Card{Name: "The guide", OKFVersion: "0.2",
+		Description: "All about the things in the world of the index."}, signal(1, "Go", ""))
+	upsert(t, st, in)
+	storetest.CloneBundle(t, st, in.ID, 20000)
+	a := newAPIOn(t, st, config.VariantBase)
+
+	for _, query := range []string{"q=the+-the", "q=the+-the&sort=relevance"} {
+		if e := a.getError("/api/bundles?"+query, http.StatusUnprocessableEntity, errQueryTooCostly); e.Field != "" {
+			t.Errorf("?%s: field %q, want none", query, e.Field)
+		}
+	}
+	checkToolCall(t, a, mcpSession(t, a), nil, toolCase{tool: "search_bundles", args: map[string]any{"q": "the -the"},
+		rest: "/api/bundles?q=the+-the", bad: true, wantError: errQueryTooCostly})
+
+	logs := a.logs.String()
+	if strings.Contains(logs, `"level":"ERROR"`) || !strings.Contains(logs, `"status":422`) {
+		t.Errorf("a costly query must be logged as a 422 at info, not as the service's failure:\n%s", logs)
 	}
 }

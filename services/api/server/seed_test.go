@@ -13,66 +13,50 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // repoBundle is the input of a repository bundle at owner/name:path with the
-// given card and repository signal.
-func repoBundle(owner, name, path string, card okf.Card, sig store.RepoSignal) store.BundleInput {
+// given card text and repository signal.
+func repoBundle(owner, name, path string, card wire.Card, sig wire.RepoSignal) store.BundleInput {
 	r := source.Repo{Owner: owner, Name: name, Path: path}
 	full := r.FullName()
-	if card.ConceptList == nil {
-		card.ConceptList = []okf.Concept{}
+	card.ID, card.IndexURL, card.PageURL = r.ID(), r.IndexURL(), r.PageURL()
+	card.Source = wire.BundleSource{
+		Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: r.RepoURL(),
+		Host: "github.com", Repo: &full, Dir: r.Dir(), Path: path,
 	}
-	return store.BundleInput{
-		ID:       r.ID(),
-		Card:     card,
-		IndexURL: r.IndexURL(),
-		PageURL:  r.PageURL(),
-		Source: store.BundleSource{
-			Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: r.RepoURL(),
-			Host: "github.com", Repo: &full, Dir: r.Dir(), Path: path,
-		},
-		Repo:       &sig,
-		RootSHA256: rootHash(r.Identity(), card),
-		Low:        r.Low(),
-	}
+	card.Repo = &sig
+	return store.BundleInput{Card: card, RootSHA256: rootHash(r.Identity(), card), Low: r.Low()}
 }
 
 // siteBundle is the input of a domain bundle whose root is rootURL.
-func siteBundle(rootURL string, card okf.Card) store.BundleInput {
+func siteBundle(rootURL string, card wire.Card) store.BundleInput {
 	s := source.Site{URL: rootURL}
-	if card.ConceptList == nil {
-		card.ConceptList = []okf.Concept{}
+	card.ID, card.IndexURL, card.PageURL = s.ID(), rootURL, rootURL
+	card.Source = wire.BundleSource{
+		Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: s.SiteURL(),
+		Host: s.Host(), Dir: s.Dir(), Path: s.Path(),
 	}
-	return store.BundleInput{
-		ID:       s.ID(),
-		Card:     card,
-		IndexURL: rootURL,
-		PageURL:  rootURL,
-		Source: store.BundleSource{
-			Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: s.SiteURL(),
-			Host: s.Host(), Dir: s.Dir(), Path: s.Path(),
-		},
-		RootSHA256: rootHash(rootURL, card),
-		Low:        s.Low(),
-	}
+	return store.BundleInput{Card: card, RootSHA256: rootHash(rootURL, card), Low: s.Low()}
 }
 
 // rootHash stands for the hash of a root's bytes: distinct per bundle, so no
 // seeded bundle is a duplicate of another unless a test wants one.
-func rootHash(identity string, card okf.Card) string {
+func rootHash(identity string, card wire.Card) string {
 	sum := sha256.Sum256([]byte(identity + "\x00" + card.Name + "\x00" + card.Description))
 	return hex.EncodeToString(sum[:])
 }
 
 // signal is a repository signal.
-func signal(stars int, language, license string) store.RepoSignal {
-	pushed := store.Timestamp{Time: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+func signal(stars int, language, license string) wire.RepoSignal {
+	pushed := wire.Timestamp{Time: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	state := source.StateActive
-	sig := store.RepoSignal{Stars: stars, Forks: stars / 10, PushedAt: &pushed, State: &state}
+	sig := wire.RepoSignal{Stars: stars, Forks: stars / 10, PushedAt: &pushed, State: &state}
 	if language != "" {
 		sig.Language = &language
 	}
@@ -83,10 +67,10 @@ func signal(stars int, language, license string) store.RepoSignal {
 }
 
 // concepts returns n concept entries under base.
-func concepts(base string, n int) []okf.Concept {
-	out := []okf.Concept{}
+func concepts(base string, n int) wire.ConceptList {
+	out := wire.ConceptList{}
 	for i := range min(n, okf.MaxConceptList) {
-		out = append(out, okf.Concept{Name: fmt.Sprintf("Concept %d", i), URL: fmt.Sprintf("%s/c%d.md", base, i), Summary: "about " + strconv.Itoa(i)})
+		out = append(out, wire.Concept{Name: fmt.Sprintf("Concept %d", i), URL: fmt.Sprintf("%s/c%d.md", base, i), Summary: "about " + strconv.Itoa(i)})
 	}
 	return out
 }
@@ -153,7 +137,7 @@ func corpusBundles(t testing.TB) []store.BundleInput {
 			t.Fatal(err)
 		}
 		r := source.Repo{Owner: owner, Name: name, Path: col[2]}
-		card, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.FullName(), Dir: r.Dir()})
+		in, err := indexer.FromRepo(data, r, indexer.RepoInfo{}, time.Now())
 		if errors.Is(err, okf.ErrNotBundle) {
 			continue
 		}
@@ -161,9 +145,8 @@ func corpusBundles(t testing.TB) []store.BundleInput {
 			t.Fatalf("parse %s: %v", r.Identity(), err)
 		}
 		stars, _ := strconv.Atoi(col[4])
-		in := repoBundle(owner, name, col[2], card, signal(stars, col[6], col[7]))
-		sum := sha256.Sum256(data)
-		in.RootSHA256 = hex.EncodeToString(sum[:])
+		sig := signal(stars, col[6], col[7])
+		in.Repo = &sig
 		out = append(out, in)
 	}
 	if err := sc.Err(); err != nil {

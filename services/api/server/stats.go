@@ -8,7 +8,7 @@ import (
 )
 
 // getStats answers GET /api/stats. A base deployment answers the five base
-// keys (store.BaseIndexStats, contract 2.6); a full deployment answers all
+// keys (wire.BaseIndexStats, contract 2.6); a full deployment answers all
 // eight, the same document as GET /api/okf/stats, since the contract gives
 // both paths the IndexStats of the deployment's variant.
 func (s *Server) getStats(c echo.Context) error {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 var (
@@ -23,7 +23,7 @@ func (a *testAPI) statsKeys(path string) []string {
 	return slices.Sorted(maps.Keys(raw))
 }
 
-func facet(fs []store.Facet, v string) int64 {
+func facet(fs []wire.Facet, v string) int64 {
 	for _, f := range fs {
 		if f.V == v {
 			return f.N
@@ -55,7 +55,7 @@ func TestStatsValues(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantFull)
 	recount(t, a.store)
-	var s store.IndexStats
+	var s wire.IndexStats
 	a.get("/api/okf/stats", 200, &s)
 	if s.Total != 0 || s.ByOrigin["code_host"] != 0 || s.ByOrigin["domain"] != 0 || s.LastUpdate != nil || len(s.ByVersion) != 0 {
 		t.Errorf("empty index stats %+v", s)
@@ -83,7 +83,7 @@ func TestStatsValues(t *testing.T) {
 	if facet(s.ByLicense, "MIT") != 1 || facet(s.ByLicense, "Apache-2.0") != 1 {
 		t.Errorf("by_license %v", s.ByLicense)
 	}
-	wantBands := []store.Facet{{V: "0", N: 1}, {V: "1-5", N: 1}, {V: "6-20", N: 1}, {V: "21-100", N: 0}, {V: "101+", N: 1}}
+	wantBands := []wire.Facet{{V: "0", N: 1}, {V: "1-5", N: 1}, {V: "6-20", N: 1}, {V: "21-100", N: 0}, {V: "101+", N: 1}}
 	if !slices.Equal(s.ByConcepts, wantBands) {
 		t.Errorf("by_concepts %v, want %v", s.ByConcepts, wantBands)
 	}
@@ -92,7 +92,7 @@ func TestStatsValues(t *testing.T) {
 	}
 
 	// The base variant's answer is the same numbers, fewer keys.
-	var b store.BaseIndexStats
+	var b wire.BaseIndexStats
 	newAPIOn(t, a.store, config.VariantBase).get("/api/stats", 200, &b)
 	if b.Total != 4 || !maps.Equal(b.ByOrigin, s.ByOrigin) || !slices.Equal(b.ByVersion, s.ByVersion) {
 		t.Errorf("base stats %+v differ from full %+v", b, s)

@@ -16,7 +16,7 @@ import (
 func (h *harness) visibilities(ctx context.Context) map[string]string {
 	out := map[string]string{}
 	for id, b := range h.bundles(ctx) {
-		out[id] = b.Visibility
+		out[id] = string(b.Visibility)
 	}
 	return out
 }

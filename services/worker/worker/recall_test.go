@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
@@ -24,7 +24,7 @@ func recall(t *testing.T, queries, codeQueries []string) (found, total int) {
 			continue
 		}
 		total++
-		if b, ok := got[r.id()]; ok && b.Visibility != store.VisibilityHidden {
+		if b, ok := got[r.id()]; ok && b.Visibility != wire.VisibilityHidden {
 			found++
 		} else if queries != nil && codeQueries != nil {
 			t.Errorf("both discoverers missed %s/%s %s", r.Owner, r.Name, r.Path)

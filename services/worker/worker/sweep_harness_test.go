@@ -21,6 +21,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
@@ -252,7 +253,7 @@ func (h *harness) waitIdle(ctx context.Context) {
 
 // bundleRow is what the tests compare of a bundle.
 type bundleRow struct {
-	Visibility string
+	Visibility wire.Visibility
 	UpdatedAt  time.Time
 	State      *string
 	Stars      *int

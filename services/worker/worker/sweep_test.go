@@ -8,6 +8,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
@@ -29,9 +30,9 @@ func (h *harness) checkCorpus(ctx context.Context, got map[string]bundleRow) {
 		switch {
 		case !ok:
 			h.t.Errorf("bundle %s/%s %s was not indexed", r.Owner, r.Name, r.Path)
-		case b.Visibility == store.VisibilityHidden:
+		case b.Visibility == wire.VisibilityHidden:
 			h.t.Errorf("bundle %s/%s %s is hidden", r.Owner, r.Name, r.Path)
-		case (source.Repo{Path: r.Path}).Low() && b.Visibility != store.VisibilityLow:
+		case (source.Repo{Path: r.Path}).Low() && b.Visibility != wire.VisibilityLow:
 			h.t.Errorf("fixture %s/%s %s is %s", r.Owner, r.Name, r.Path, b.Visibility)
 		case b.State == nil || b.Stars == nil:
 			h.t.Errorf("bundle %s/%s %s has no repo signal", r.Owner, r.Name, r.Path)
@@ -89,7 +90,7 @@ func TestSweepCorpus(t *testing.T) {
 			continue
 		}
 		removed := r == file || (r.Owner == gone.Owner && r.Name == gone.Name)
-		if b := third[r.id()]; removed != (b.Visibility == store.VisibilityHidden) {
+		if b := third[r.id()]; removed != (b.Visibility == wire.VisibilityHidden) {
 			t.Errorf("after removals %s/%s %s is %s", r.Owner, r.Name, r.Path, b.Visibility)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // SweepReposWorker reads one batch of repositories and writes their bundles.
@@ -220,7 +221,7 @@ func markGone(ctx context.Context, st *store.Store, repo string, now time.Time) 
 		return err
 	}
 	gone := source.StateGone
-	if _, err := st.SetRepoSignal(ctx, repo, store.RepoSignal{State: &gone}); err != nil {
+	if _, err := st.SetRepoSignal(ctx, repo, wire.RepoSignal{State: &gone}); err != nil {
 		return err
 	}
 	return st.MarkGone(ctx, repo, now)

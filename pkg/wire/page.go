@@ -1,0 +1,24 @@
+package wire
+
+// Page is the answer of a search, GET /api/bundles (contract 2.5). Items is
+// never nil.
+type Page struct {
+	Items      []Card  `json:"items"`
+	Limit      int     `json:"limit"`
+	Offset     int     `json:"offset"`
+	NextOffset *int    `json:"next_offset"` // nil on the last page and past the 1000 cap
+	Next       *string `json:"next"`        // absolute URL of the next page, nil when NextOffset is
+}
+
+// Sort is the order of a search (contract 4.1, plus the relevance
+// extension).
+type Sort string
+
+// The sorts.
+const (
+	SortRecent    Sort = "recent" // arrival, newest first; the default
+	SortUpdated   Sort = "updated"
+	SortName      Sort = "name"
+	SortStars     Sort = "stars"
+	SortRelevance Sort = "relevance" // ranked against the text query
+)

@@ -1,0 +1,41 @@
+package wire
+
+// PingAck is the answer of an accepted submission, POST /api/ping
+// (contract 2.7).
+type PingAck struct {
+	OK        bool      `json:"ok"`
+	Estado    PingState `json:"estado"` // always PingPending
+	Host      string    `json:"host"`
+	Recebidos int       `json:"recebidos"`
+	ChaveEm   string    `json:"chave_em"`
+	Mensagem  string    `json:"mensagem"`
+	APIIndex  string    `json:"api_index"`
+}
+
+// PingState is what became of one submitted URL (contract 3.2).
+type PingState string
+
+// The states of a submitted URL.
+const (
+	PingPending   PingState = "pendente"  // queued; the key file is not verified yet
+	PingPublished PingState = "publicado" // the key matched and the root is a bundle
+	PingRejected  PingState = "rejeitado" // see PingStatus.Reason
+)
+
+// PingStatus is what became of one submitted URL. It holds no secret: the
+// key of the submission is never shown.
+type PingStatus struct {
+	URL        string     `json:"url"`
+	Estado     PingState  `json:"estado"`
+	BundleID   *string    `json:"bundle_id"` // set when published
+	Reason     *string    `json:"reason"`    // set when rejected
+	ReceivedAt Timestamp  `json:"received_at"`
+	CheckedAt  *Timestamp `json:"checked_at"` // when it was decided; nil while pending
+}
+
+// PingStatusPage is the answer of GET /api/ping/status: the newest
+// submitted URLs of one host, newest first.
+type PingStatusPage struct {
+	Host  string       `json:"host"`
+	Items []PingStatus `json:"items"`
+}
