@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // StatsTimeout bounds the database reads of one scrape, so a slow database
@@ -175,8 +176,8 @@ func (c statsCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(d.windows, st.WindowsDone[by], by, "done")
 		gauge(d.windows, st.WindowsOpen[by], by, "open")
 	}
-	for _, e := range []string{store.PingPending, store.PingPublished, store.PingRejected} {
-		gauge(d.pings, st.Pings[e], e)
+	for _, e := range []wire.PingState{wire.PingPending, wire.PingPublished, wire.PingRejected} {
+		gauge(d.pings, st.Pings[e], string(e))
 	}
 	gauge(d.pending, st.PingsPending)
 }

@@ -11,12 +11,14 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Origins and ways in (contract section 2.3, DESIGN.md).
 const (
-	OriginCodeHost = "code_host"
-	OriginDomain   = "domain"
+	OriginCodeHost = wire.OriginCodeHost
+	OriginDomain   = wire.OriginDomain
 	ViaSweep       = "sweep"
 	ViaIndexNow    = "indexnow"
 )

@@ -190,15 +190,9 @@ func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult,
 	return res, nil
 }
 
-// DeleteBundle removes a bundle; ErrNotFound when there is none. When it was
-// the live copy of duplicates, the next copy becomes live.
-func (s *Store) DeleteBundle(ctx context.Context, id string) error {
-	return s.withdraw(ctx, id, "delete", `DELETE FROM bundles WHERE id = $1`, false)
-}
-
 // withdraw runs stmt ($1 = id) on one bundle under its lock and its
 // duplicate group's lock, then reconciles the group so the next copy becomes
-// live: the shared path of DeleteBundle and HideBundle. With skipHidden, a
+// live: the path of HideBundle (and of the tests' DeleteBundle). With skipHidden, a
 // bundle already hidden is left alone. ErrNotFound when there is no bundle.
 func (s *Store) withdraw(ctx context.Context, id, verb, stmt string, skipHidden bool) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {

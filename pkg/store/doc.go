@@ -17,7 +17,7 @@
 //	migrate.go     Migrate: our SQL files, then River's tables
 //	types.go       the types and errors callers see: Bundle, BundleInput, SearchParams, IndexStats
 //	row.go         BundleInput to column values: cleaning, content hash
-//	bundles.go     UpsertBundle, GetBundle, DeleteBundle
+//	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded

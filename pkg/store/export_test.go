@@ -60,3 +60,11 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	return strings.Join(lines, "\n"), err
 }
+
+// DeleteBundle removes a bundle; ErrNotFound when there is none. When it was
+// the live copy of duplicates, the next copy becomes live. The service never
+// deletes a bundle (it hides one whose source went away, so a re-read can
+// restore it); the tests use this to start a duplicate group afresh.
+func (s *Store) DeleteBundle(ctx context.Context, id string) error {
+	return s.withdraw(ctx, id, "delete", `DELETE FROM bundles WHERE id = $1`, false)
+}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // What the operator listener reads (pkg/ops): readiness, the connection
@@ -84,13 +86,13 @@ type OpsStats struct {
 	// still being paged.
 	WindowsDone, WindowsOpen map[string]int64
 
-	Pings        map[string]int64 // IndexNow URLs received in the last 24 hours, by estado (pendente, publicado, rejeitado)
-	PingsPending int64            // IndexNow URLs still pendente, however old
+	Pings        map[wire.PingState]int64 // IndexNow URLs received in the last 24 hours, by estado (pendente, publicado, rejeitado)
+	PingsPending int64                    // IndexNow URLs still pendente, however old
 }
 
 // OpsStats reads the progress counts.
 func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
-	st := OpsStats{WindowsDone: map[string]int64{}, WindowsOpen: map[string]int64{}, Pings: map[string]int64{}}
+	st := OpsStats{WindowsDone: map[string]int64{}, WindowsOpen: map[string]int64{}, Pings: map[wire.PingState]int64{}}
 	rows, err := s.write.Query(ctx, `SELECT kind, state::text, count(*) FROM river_job GROUP BY 1, 2 ORDER BY 1, 2`)
 	if err != nil {
 		return st, fmt.Errorf("store: ops stats: jobs: %w", err)
@@ -132,7 +134,7 @@ func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
 	}); err != nil {
 		return st, fmt.Errorf("store: ops stats: sweep windows: %w", err)
 	}
-	if err := s.countBy(ctx, st.Pings,
+	if err := countBy(ctx, s, st.Pings,
 		`SELECT state, count(*) FROM pings WHERE received_at > now() - interval '24 hours' GROUP BY 1`); err != nil {
 		return st, fmt.Errorf("store: ops stats: pings: %w", err)
 	}
@@ -143,12 +145,12 @@ func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
 }
 
 // countBy fills m from a query of (key, count) rows.
-func (s *Store) countBy(ctx context.Context, m map[string]int64, sql string) error {
+func countBy[K ~string](ctx context.Context, s *Store, m map[K]int64, sql string) error {
 	rows, err := s.write.Query(ctx, sql)
 	if err != nil {
 		return err
 	}
-	var k string
+	var k K
 	var n int64
 	_, err = pgx.ForEachRow(rows, []any{&k, &n}, func() error {
 		m[k] = n

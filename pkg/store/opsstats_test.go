@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 func TestPingAndPoolStats(t *testing.T) {
@@ -104,7 +105,7 @@ func TestOpsStats(t *testing.T) {
 	if got.PingsPending != 2 {
 		t.Errorf("pending pings: %d, want 2", got.PingsPending)
 	}
-	if got.Pings[store.PingPending] != 1 || got.Pings[store.PingPublished] != 1 || got.Pings[store.PingRejected] != 1 {
+	if got.Pings[wire.PingPending] != 1 || got.Pings[wire.PingPublished] != 1 || got.Pings[wire.PingRejected] != 1 {
 		t.Errorf("pings: %v", got.Pings)
 	}
 

@@ -19,14 +19,6 @@ const PingDailyCap = 200
 // its host past PingDailyCap for the current UTC day. Nothing is recorded.
 var ErrPingDailyCap = errors.New("store: host reached its daily ping cap")
 
-// The states of a submitted URL as the pings table and OpsStats.Pings
-// spell them (wire.PingState is the published type).
-const (
-	PingPending   = string(wire.PingPending)
-	PingPublished = string(wire.PingPublished)
-	PingRejected  = string(wire.PingRejected)
-)
-
 // PingURL is one URL of an accepted submission and the row that tracks it.
 type PingURL struct {
 	ID  int64  `json:"id"`
@@ -100,7 +92,7 @@ func (s *Store) AcceptPing(ctx context.Context, host string, urls []string, enqu
 	return out, nil
 }
 
-// PendingPings returns the ids among ids still in PingPending, so a retried
+// PendingPings returns the ids among ids still pending (wire.PingPending), so a retried
 // job does not redo the URLs it already decided.
 func (s *Store) PendingPings(ctx context.Context, ids []int64) (map[int64]bool, error) {
 	rows, err := s.write.Query(ctx, `SELECT id FROM pings WHERE id = ANY($1) AND state = 'pendente'`, ids)

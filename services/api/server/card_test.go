@@ -71,13 +71,13 @@ func TestCard(t *testing.T) {
 	} {
 		a.getError("/api/bundles/"+id, 404, errNotFound)
 	}
-	// A deleted bundle is gone.
-	if err := a.store.DeleteBundle(t.Context(), f.beta); err != nil {
+	// A hidden bundle is gone.
+	if err := a.store.HideBundle(t.Context(), f.beta); err != nil {
 		t.Fatal(err)
 	}
 	a.getError("/api/bundles/"+f.beta, 404, errNotFound)
 	if ids := pageIDs(a.search("")); len(ids) != 3 {
-		t.Errorf("after delete, search gives %v", ids)
+		t.Errorf("after hide, search gives %v", ids)
 	}
 	resp, body := a.do("HEAD", "/api/bundles/"+f.alpha, nil)
 	if resp.StatusCode != 200 || len(body) != 0 {

@@ -98,13 +98,13 @@ func TestStatsValues(t *testing.T) {
 		t.Errorf("base stats %+v differ from full %+v", b, s)
 	}
 
-	// A deleted bundle leaves the numbers.
-	if err := a.store.DeleteBundle(t.Context(), f.gamma); err != nil {
+	// A hidden bundle leaves the numbers.
+	if err := a.store.HideBundle(t.Context(), f.gamma); err != nil {
 		t.Fatal(err)
 	}
 	recount(t, a.store)
 	a.get("/api/stats", 200, &s)
 	if s.Total != 3 || s.ByOrigin["domain"] != 0 || facet(s.ByVersion, "0.2") != 1 || facet(s.ByConcepts, "0") != 0 {
-		t.Errorf("after delete: %+v", s)
+		t.Errorf("after hide: %+v", s)
 	}
 }

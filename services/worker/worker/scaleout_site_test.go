@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/safefetch/safefetchtest"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
@@ -139,10 +140,10 @@ type pingOutcome struct {
 func wantPingOutcomes(rounds int) map[pingOutcome]int {
 	pub := func(host, path string) pingOutcome {
 		u := "https://" + host + path
-		return pingOutcome{host, u, store.PingPublished, source.Site{URL: u}.ID(), ""}
+		return pingOutcome{host, u, string(wire.PingPublished), source.Site{URL: u}.ID(), ""}
 	}
 	rej := func(host, path, reason string) pingOutcome {
-		return pingOutcome{host, "https://" + host + path, store.PingRejected, "", reason}
+		return pingOutcome{host, "https://" + host + path, string(wire.PingRejected), "", reason}
 	}
 	out := map[pingOutcome]int{}
 	for _, o := range []pingOutcome{
