@@ -6,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/okfindex/okf-index/pkg/logging/logtest"
 )
 
 func TestBackoffDelay(t *testing.T) {
@@ -23,24 +24,6 @@ func TestBackoffDelay(t *testing.T) {
 	if got := b.delay(1000); got != 30*time.Second {
 		t.Errorf("delay(1000) = %s, want the cap", got)
 	}
-}
-
-// syncBuffer is a log that the supervisor's goroutines and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // sleeper is a child that sleeps until it is stopped: a real process that
@@ -61,7 +44,7 @@ func TestSuperviseRestartsACrashedChild(t *testing.T) {
 	api, worker := sleeper(t, "okf-api"), sleeper(t, "okf-worker")
 
 	ctx, cancel := context.WithCancel(context.Background())
-	log := &syncBuffer{}
+	log := &logtest.Buffer{}
 	result := make(chan error, 1)
 	go func() {
 		result <- supervise(ctx, log, []*child{api, worker}, backoff{base: 20 * time.Millisecond, max: 100 * time.Millisecond, stable: time.Minute})
