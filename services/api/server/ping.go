@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
@@ -116,6 +118,11 @@ func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) 
 // urlList, each URL, keyLocation) and the first fault answers.
 func parsePing(body []byte) (pingSubmission, error) {
 	var req PingRequest
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+		// json.Unmarshal takes null (and nothing else but an object)
+		// without complaint, leaving every field empty.
+		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -191,6 +198,13 @@ var domainLabel = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
 // addresses (an all-digit last label), ports, userinfo, paths, and
 // non-ASCII names (send them in punycode).
 func normalizeHost(h string) (string, bool) {
+	for i := range len(h) {
+		if h[i] >= utf8.RuneSelf {
+			// Before lowering: strings.ToLower maps some non-ASCII letters
+			// to ASCII ones (the Kelvin sign K to k).
+			return "", false
+		}
+	}
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
 	if h == "" || len(h) > 253 {
 		return "", false
