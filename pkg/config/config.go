@@ -58,6 +58,17 @@ type Config struct {
 	// cluster of okfctl run (pgcluster.Options.BinDir); "" lets pgcluster
 	// search. It is checked only when a cluster starts.
 	PGBin string
+
+	// TrustedProxyHeader (TRUSTED_PROXY_HEADER) names the header in which
+	// the reverse proxy in front of the API passes the client's address
+	// (X-Forwarded-For: its last entry, the one the proxy appended); ""
+	// takes the TCP peer. Set it only behind a proxy that always sets the
+	// header: otherwise a client could write its own.
+	TrustedProxyHeader string
+	// PingRatePerMinute (PING_RATE_PER_MINUTE) is how many POST /api/ping
+	// requests (and submit_bundles calls) one client address may make a
+	// minute, per API process.
+	PingRatePerMinute int
 }
 
 // Defaults.
@@ -131,6 +142,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
+	}
+	if err := loadClients(getenv, &c); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }

@@ -24,6 +24,7 @@
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap
+//	pingkeys.go    keys proven on their host, so made-up keys cannot use up the owner's cap
 //	usage.go       AddUsage, Usage: the daily usage counters
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //

@@ -71,7 +71,7 @@ func TestOpsStats(t *testing.T) {
 	} {
 		mustDo(t, st.SaveWindow(ctx, w))
 	}
-	urls, err := st.AcceptPing(ctx, "docs.example", pingURLs("docs.example", 0, 3), noEnqueue)
+	urls, err := st.AcceptPing(ctx, "docs.example", testPingKey, pingURLs("docs.example", 0, 3), noEnqueue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestOpsStats(t *testing.T) {
 	mustDo(t, st.RejectPing(ctx, urls[1].ID, "key_mismatch"))
 	// A URL submitted two days ago, still pending: past the 24-hour counts,
 	// but pending all the same.
-	old, err := st.AcceptPing(ctx, "old.example", pingURLs("old.example", 0, 1), noEnqueue)
+	old, err := st.AcceptPing(ctx, "old.example", testPingKey, pingURLs("old.example", 0, 1), noEnqueue)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,13 +31,15 @@ type PingURL struct {
 type EnqueueFunc func(ctx context.Context, tx pgx.Tx, urls []PingURL) error
 
 // AcceptPing records a submission of urls (distinct, already validated) for
-// host and calls enqueue in the same transaction. The daily cap is counted
-// in URLs and is all-or-nothing per submission: one conditional upsert adds
-// len(urls) to the host's count for the UTC day only when the sum stays
-// within PingDailyCap, else AcceptPing returns ErrPingDailyCap and records
-// nothing. Concurrent submissions serialise on the counter row, so the cap
-// holds exactly.
-func (s *Store) AcceptPing(ctx context.Context, host string, urls []string, enqueue EnqueueFunc) ([]PingURL, error) {
+// host with key and calls enqueue in the same transaction. The daily cap is
+// counted in URLs and is all-or-nothing per submission: one conditional
+// upsert adds len(urls) to the host's count for the UTC day only when the
+// sum stays within PingDailyCap, else AcceptPing returns ErrPingDailyCap and
+// records nothing. The count is kept apart for a key proven on the host
+// (RecordProvenKey) and for any other key, each within PingDailyCap, so
+// submissions with unproven keys never refuse the owner's. Concurrent
+// submissions serialise on the counter row, so the cap holds exactly.
+func (s *Store) AcceptPing(ctx context.Context, host, key string, urls []string, enqueue EnqueueFunc) ([]PingURL, error) {
 	if len(urls) == 0 {
 		return nil, errors.New("store: accept ping: no URLs")
 	}
@@ -50,11 +52,14 @@ func (s *Store) AcceptPing(ctx context.Context, host string, urls []string, enqu
 		out = out[:0]
 		var n int
 		err := tx.QueryRow(ctx, `
-			INSERT INTO ping_daily AS d (host, day, n)
-			VALUES ($1, (COALESCE($2::timestamptz, now()) AT TIME ZONE 'UTC')::date, $3)
-			ON CONFLICT (host, day) DO UPDATE SET n = d.n + EXCLUDED.n
-			WHERE d.n + EXCLUDED.n <= $4
-			RETURNING n`, host, now, len(urls), PingDailyCap).Scan(&n)
+			INSERT INTO ping_daily AS d (host, day, n, n_unproven)
+			SELECT $1, (COALESCE($2::timestamptz, now()) AT TIME ZONE 'UTC')::date,
+			       CASE WHEN k.proven THEN $3 ELSE 0 END, CASE WHEN k.proven THEN 0 ELSE $3 END
+			FROM (SELECT EXISTS (SELECT 1 FROM ping_keys WHERE host = $1 AND key_sha256 = $5) AS proven) k
+			ON CONFLICT (host, day) DO UPDATE
+			SET n = d.n + EXCLUDED.n, n_unproven = d.n_unproven + EXCLUDED.n_unproven
+			WHERE d.n + EXCLUDED.n <= $4 AND d.n_unproven + EXCLUDED.n_unproven <= $4
+			RETURNING n`, host, now, len(urls), PingDailyCap, keyDigest(key)).Scan(&n)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrPingDailyCap
 		}

@@ -17,6 +17,10 @@ import (
 )
 
 // noEnqueue stands for the River insert of the API.
+
+// testPingKey is the IndexNow key of the submissions of these tests.
+const testPingKey = "0123456789abcdef"
+
 func noEnqueue(context.Context, pgx.Tx, []store.PingURL) error { return nil }
 
 func pingURLs(host string, from, n int) []string {
@@ -39,11 +43,11 @@ func TestPingLifecycle(t *testing.T) {
 	}
 	defer st.Close()
 
-	first, err := st.AcceptPing(ctx, "docs.example", pingURLs("docs.example", 0, 2), noEnqueue)
+	first, err := st.AcceptPing(ctx, "docs.example", testPingKey, pingURLs("docs.example", 0, 2), noEnqueue)
 	if err != nil || len(first) != 2 || first[0].URL != "https://docs.example/b0/index.md" {
 		t.Fatalf("accept: %v %+v", err, first)
 	}
-	if _, err := st.AcceptPing(ctx, "other.example", pingURLs("other.example", 0, 1), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "other.example", testPingKey, pingURLs("other.example", 0, 1), noEnqueue); err != nil {
 		t.Fatal(err)
 	}
 	c.Advance(time.Minute)
@@ -54,7 +58,7 @@ func TestPingLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Advance(time.Minute)
-	again, err := st.AcceptPing(ctx, "docs.example", pingURLs("docs.example", 0, 1), noEnqueue)
+	again, err := st.AcceptPing(ctx, "docs.example", testPingKey, pingURLs("docs.example", 0, 1), noEnqueue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,28 +103,28 @@ func TestPingDailyCap(t *testing.T) {
 	}
 	defer st.Close()
 
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 0, 100), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 0, 100), noEnqueue); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("queue down")
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 100, 50),
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 100, 50),
 		func(context.Context, pgx.Tx, []store.PingURL) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("failed enqueue: %v", err)
 	}
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 100, 99), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 100, 99), noEnqueue); err != nil {
 		t.Fatalf("199 of 200: %v", err)
 	}
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 199, 2), noEnqueue); !errors.Is(err, store.ErrPingDailyCap) {
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 199, 2), noEnqueue); !errors.Is(err, store.ErrPingDailyCap) {
 		t.Fatalf("201 of 200: %v", err)
 	}
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 199, 1), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 199, 1), noEnqueue); err != nil {
 		t.Fatalf("200 of 200: %v", err)
 	}
-	if _, err := st.AcceptPing(ctx, "b.example", pingURLs("b.example", 0, 1), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "b.example", testPingKey, pingURLs("b.example", 0, 1), noEnqueue); err != nil {
 		t.Fatalf("another host: %v", err)
 	}
 	c.Advance(12 * time.Hour) // 2026-03-02 00:00 UTC: a new day
-	if _, err := st.AcceptPing(ctx, "a.example", pingURLs("a.example", 0, 100), noEnqueue); err != nil {
+	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 0, 100), noEnqueue); err != nil {
 		t.Fatalf("next day: %v", err)
 	}
 	got, err := st.PingStatuses(ctx, "a.example", 1000)
@@ -138,7 +142,7 @@ func TestPingDailyCapConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Go(func() {
-			_, err := st.AcceptPing(ctx, "c.example", pingURLs("c.example", i*7, 7), noEnqueue)
+			_, err := st.AcceptPing(ctx, "c.example", testPingKey, pingURLs("c.example", i*7, 7), noEnqueue)
 			switch {
 			case err == nil:
 				accepted.Add(7)

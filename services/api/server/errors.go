@@ -100,6 +100,9 @@ func handleError(err error, c echo.Context) {
 		return
 	}
 	status, body, _ := errorResponse(err)
+	if rl := (*retryLater)(nil); errors.As(err, &rl) {
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(rl.after))
+	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
 		return

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/logging/logtest"
 
@@ -43,18 +44,28 @@ func newAPI(t *testing.T, variant string) *testAPI {
 // newAPIOn starts the API of a variant on st.
 func newAPIOn(t *testing.T, st *store.Store, variant string) *testAPI {
 	t.Helper()
-	return newAPIWith(t, st, map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": variant})
+	// The per-client limit of POST /api/ping is out of the way: the tests
+	// send many pings from one loopback client; ratelimit_test.go tests it.
+	return newAPIWith(t, st, map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": variant,
+		"PING_RATE_PER_MINUTE": "100000"})
 }
 
 // newAPIWith starts the API configured by env on st.
 func newAPIWith(t *testing.T, st *store.Store, env map[string]string) *testAPI {
+	t.Helper()
+	return newAPIWithClock(t, st, env, nil)
+}
+
+// newAPIWithClock starts the API configured by env on st, with now as the
+// clock of its per-client limits (time.Now when nil).
+func newAPIWithClock(t *testing.T, st *store.Store, env map[string]string, now func() time.Time) *testAPI {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &logtest.Buffer{}
-	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

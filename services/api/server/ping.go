@@ -35,6 +35,7 @@ const (
 	errKeyLocationOffHost  = "key_location_off_host"  // 422: keyLocation lives on another host
 	errDailyCapReached     = "daily_cap_reached"      // 429: 200 URLs of the host already accepted today
 	errBodyTooLarge        = "body_too_large"         // 413: body over maxPingBody
+	errRateLimited         = "rate_limited"           // 429: this client sent more than PING_RATE_PER_MINUTE
 )
 
 // maxPingBody caps the body of POST /api/ping: 100 URLs of several hundred
@@ -85,19 +86,24 @@ func (s *Server) postPing(c echo.Context) error {
 // submit validates a submission body and records and queues it; POST
 // /api/ping and the submit_bundles tool both answer with it.
 func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
+	if ok, wait := s.pingLimit.allow(clientFrom(ctx)); !ok {
+		return wire.PingAck{}, &retryLater{pingError(http.StatusTooManyRequests, errRateLimited, "",
+			fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.cfg.PingRatePerMinute, retryAfterSeconds(wait))), wait}
+	}
 	sub, err := parsePing(body)
 	if err != nil {
 		return wire.PingAck{}, err
 	}
-	_, err = s.store.AcceptPing(ctx, sub.host, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
+	_, err = s.store.AcceptPing(ctx, sub.host, sub.key, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
 		_, err := s.jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
 			Host: sub.host, Key: sub.key, KeyLocation: sub.keyLocation, URLs: urls,
 		}, nil)
 		return err
 	})
 	if errors.Is(err, store.ErrPingDailyCap) {
-		return wire.PingAck{}, pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
-			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap))
+		wait := untilNextUTCDay(s.now())
+		return wire.PingAck{}, &retryLater{pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
+			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap)), wait}
 	}
 	if err != nil {
 		return wire.PingAck{}, err
@@ -233,6 +239,6 @@ func jsonKind(field string) string {
 }
 
 // pingError is an error answer of the ping routes.
-func pingError(status int, name, field, message string) error {
+func pingError(status int, name, field, message string) *apiError {
 	return &apiError{status, ErrorBody{Error: name, Message: message, Field: field}}
 }

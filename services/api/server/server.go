@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
@@ -44,6 +45,8 @@ type Options struct {
 	// Metrics, when set, receives the request count and latency by route
 	// (okf_http_*), served on the operator listener.
 	Metrics prometheus.Registerer
+	// Now is the clock of the per-client limits (tests); time.Now when nil.
+	Now func() time.Time
 }
 
 // Server is the API's http.Handler. It is safe for concurrent use.
@@ -57,6 +60,9 @@ type Server struct {
 	build   string
 	routes  []Route      // the routes of this variant
 	byPath  routesByPath // s.routes by Echo route path, for the middleware
+
+	pingLimit *clientLimiter // POST /api/ping and submit_bundles, per client
+	now       func() time.Time
 
 	mcp          http.Handler // POST /mcp
 	usage        *usage.Counter
@@ -96,6 +102,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	var err error
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s.now = now
+	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
 	s.routes = routesFor(s.routeTable(), s.full)
 	s.byPath = newRoutesByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
@@ -127,6 +139,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
+	e.Use(withClient(opts.Config.TrustedProxyHeader))
 	e.Use(s.countUsage)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.echoPath(), r.Handler)

@@ -98,6 +98,9 @@ func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyP
 	if strings.TrimSpace(string(resp.Body)) != args.Key {
 		return w.rejectAndHide(ctx, todo, ReasonKeyMismatch)
 	}
+	if err := w.Store.RecordProvenKey(ctx, args.Host, args.Key); err != nil {
+		return err
+	}
 
 	var transient error
 	for _, u := range todo {

@@ -142,7 +142,7 @@ func (h *verifyHarness) ping(ctx context.Context, key, keyPath string, paths ...
 	for _, p := range paths {
 		urls = append(urls, h.site.URL+p)
 	}
-	accepted, err := h.st.AcceptPing(ctx, h.site.host(), urls, func(ctx context.Context, tx pgx.Tx, us []store.PingURL) error {
+	accepted, err := h.st.AcceptPing(ctx, h.site.host(), key, urls, func(ctx context.Context, tx pgx.Tx, us []store.PingURL) error {
 		_, err := h.client.InsertTx(ctx, tx, jobs.VerifyPingArgs{
 			Host: h.site.host(), Key: key, KeyLocation: h.site.URL + keyPath, URLs: us,
 		}, nil)
@@ -225,6 +225,27 @@ func TestVerifyPingPublishes(t *testing.T) {
 		t.Errorf("card %+v", b)
 	}
 	first := b.UpdatedAt
+
+	// The key matched, so it is proven on the host: unproven keys filling
+	// their part of the day's cap (the first submission, made before the
+	// key was proven, took 3 of it) leave it room.
+	noop := func(context.Context, pgx.Tx, []store.PingURL) error { return nil }
+	many := func(from, n int) []string {
+		var out []string
+		for i := from; i < from+n; i++ {
+			out = append(out, fmt.Sprintf("%s/p%d.md", h.site.URL, i))
+		}
+		return out
+	}
+	if _, err := h.st.AcceptPing(ctx, h.site.host(), "made-up-key-0", many(0, 197), noop); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.st.AcceptPing(ctx, h.site.host(), "made-up-key-1", many(197, 1), noop); err == nil {
+		t.Fatal("the unproven part of the cap is not full")
+	}
+	if _, err := h.st.AcceptPing(ctx, h.site.host(), key, many(200, 100), noop); err != nil {
+		t.Errorf("the proven key after 200 unproven URLs: %v", err)
+	}
 
 	// Re-ping, same content: re-read, published again, updated_at unchanged.
 	h.advance(time.Hour)

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"context"
+	"net"
+	"net/netip"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Who a request comes from, for the per-client limits: the TCP peer, or,
+// behind a reverse proxy named by TRUSTED_PROXY_HEADER, the address the
+// proxy passes. An IPv6 client counts by its /64, which one host or one
+// customer of a provider usually holds whole.
+
+type clientKey struct{}
+
+// withClient stores the request's client in its context, where the
+// handlers and the MCP tools (which see only a context) find it.
+func withClient(trustedHeader string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			client := clientOf(req.RemoteAddr, req.Header.Values(trustedHeader), trustedHeader != "")
+			c.SetRequest(req.WithContext(context.WithValue(req.Context(), clientKey{}, client)))
+			return next(c)
+		}
+	}
+}
+
+// clientFrom returns the client stored by withClient; the zero prefix when
+// there is none (a call from outside HTTP).
+func clientFrom(ctx context.Context) netip.Prefix {
+	p, _ := ctx.Value(clientKey{}).(netip.Prefix)
+	return p
+}
+
+// clientOf is the client of a request from peer (host:port), or from the
+// trusted header's values when trusted: the last address of the last value,
+// the one the proxy itself appended. A header that does not hold an address
+// falls back to the peer.
+func clientOf(peer string, header []string, trusted bool) netip.Prefix {
+	if trusted && len(header) > 0 {
+		last := header[len(header)-1]
+		if i := strings.LastIndexByte(last, ','); i >= 0 {
+			last = last[i+1:]
+		}
+		if a, err := netip.ParseAddr(strings.TrimSpace(last)); err == nil {
+			return clientPrefix(a)
+		}
+	}
+	host, _, err := net.SplitHostPort(peer)
+	if err != nil {
+		host = peer
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Prefix{}
+	}
+	return clientPrefix(a)
+}
+
+// clientPrefix is the block one client is counted by: the address for
+// IPv4, its /64 for IPv6.
+func clientPrefix(a netip.Addr) netip.Prefix {
+	a = a.Unmap().WithZone("")
+	bits := 32
+	if a.Is6() {
+		bits = 64
+	}
+	p, _ := a.Prefix(bits)
+	return p
+}
