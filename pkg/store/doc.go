@@ -21,6 +21,7 @@
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded
+//	selfexclusion.go  ErrQueryExcludesItself: a q that excludes a word it asks for
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap

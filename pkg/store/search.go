@@ -61,6 +61,7 @@ package store
 // ErrSearchTimeout.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,6 +110,11 @@ var sortOrders = map[wire.Sort]string{
 // words, in order and adjacent, each the start of a word there, so "event
 // sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
+	if p.Q != "" {
+		if bad, err := s.excludesItself(ctx, p.Q); err != nil || bad {
+			return nil, cmp.Or(err, ErrQueryExcludesItself)
+		}
+	}
 	sql, args, err := searchSQL(p)
 	if err != nil || sql == "" {
 		return []Bundle{}, err

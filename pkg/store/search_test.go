@@ -286,8 +286,29 @@ func TestSearchTimeout(t *testing.T) {
 	mustUpsert(t, s, in)
 	storetest.CloneBundle(t, s, in.ID, 20000)
 	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortRelevance} {
-		if _, err := s.Search(context.Background(), store.SearchParams{Q: "the -the", Sort: sort}); !errors.Is(err, store.ErrSearchTimeout) {
+		// Every clone holds "world": checking that none lacks it reads all.
+		if _, err := s.Search(context.Background(), store.SearchParams{Q: "the -world", Sort: sort}); !errors.Is(err, store.ErrSearchTimeout) {
 			t.Errorf("sort %s: err = %v, want ErrSearchTimeout", sort, err)
+		}
+	}
+}
+
+// A q that asks for a word and excludes it is refused before any bundle is
+// read; Postgres's own parse of q decides, so phrases, case, punctuation and
+// "or" count as websearch_to_tsquery counts them.
+func TestSearchExcludesItself(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	in := repoBundle("many", "guides", "index.md")
+	in.Card.Description = "All about the guide."
+	mustUpsert(t, s, in)
+	for q, refused := range map[string]bool{
+		"the -the": true, "The -THE": true, "guide the -the": true, `"the guide" -guide`: true, "the-guide -guide": true,
+		"the -guide": false, "the or x -the": false, `the -"the guide"`: false, "-the": false, "the": false, "a-b": false,
+	} {
+		_, err := s.Search(context.Background(), store.SearchParams{Q: q})
+		if got := errors.Is(err, store.ErrQueryExcludesItself); got != refused || (!refused && err != nil) {
+			t.Errorf("q %q: err %v, want refused %v", q, err, refused)
 		}
 	}
 }

@@ -21,6 +21,7 @@ const (
 	errInternal             = "internal_error"
 	errUnavailable          = "unavailable"
 	errQueryTooCostly       = "query_too_costly"
+	errQueryExcludesItself  = "query_excludes_itself"
 )
 
 // ErrorBody is the JSON body of every error the API answers:
@@ -67,6 +68,9 @@ func errorResponse(err error) (status int, body ErrorBody, internal bool) {
 		return ae.status, ae.body, false
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, ErrorBody{Error: errNotFound, Message: "No public bundle has that id."}, false
+	case errors.Is(err, store.ErrQueryExcludesItself):
+		return http.StatusBadRequest, ErrorBody{Error: errQueryExcludesItself, Field: "q",
+			Message: "q asks for a word and excludes it too (as in \"the -the\"), so nothing can match; drop one of the two."}, false
 	case errors.Is(err, store.ErrSearchTimeout):
 		// The query's own cost (words that exclude each other, say), not an
 		// outage: asking again would cost as much, so no Retry-After.

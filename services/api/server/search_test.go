@@ -262,7 +262,8 @@ func TestCanonicalQueryRoundTrip(t *testing.T) {
 // service's fault: GET /api/bundles answers 422 query_too_costly, the request
 // log says so at info level with no error, and the search_bundles tool
 // answers the same error body. The index is 20,000 bundles holding "the",
-// so "the -the" checks every one of them; the read timeout is 1 ms.
+// and "world", so "the -world" checks every one of them; the read timeout
+// is 1 ms.
 func TestSearchTooCostly(t *testing.T) {
 	t.Parallel()
 	st, err := store.Open(t.Context(), store.Config{URL: storetest.NewDatabase(t), ReadTimeout: time.Millisecond})
@@ -276,13 +277,18 @@ func TestSearchTooCostly(t *testing.T) {
 	storetest.CloneBundle(t, st, in.ID, 20000)
 	a := newAPIOn(t, st, config.VariantBase)
 
-	for _, query := range []string{"q=the+-the", "q=the+-the&sort=relevance"} {
+	for _, query := range []string{"q=the+-world", "q=the+-world&sort=relevance"} {
 		if e := a.getError("/api/bundles?"+query, http.StatusUnprocessableEntity, errQueryTooCostly); e.Field != "" {
 			t.Errorf("?%s: field %q, want none", query, e.Field)
 		}
 	}
-	checkToolCall(t, a, mcpSession(t, a), nil, toolCase{tool: "search_bundles", args: map[string]any{"q": "the -the"},
-		rest: "/api/bundles?q=the+-the", bad: true, wantError: errQueryTooCostly})
+	checkToolCall(t, a, mcpSession(t, a), nil, toolCase{tool: "search_bundles", args: map[string]any{"q": "the -world"},
+		rest: "/api/bundles?q=the+-world", bad: true, wantError: errQueryTooCostly})
+
+	// A word both asked for and excluded is refused before anything is read.
+	if e := a.getError("/api/bundles?q=the+-the", http.StatusBadRequest, errQueryExcludesItself); e.Field != "q" {
+		t.Errorf("the -the: field %q, want q", e.Field)
+	}
 
 	logs := a.logs.String()
 	if strings.Contains(logs, `"level":"ERROR"`) || !strings.Contains(logs, `"status":422`) {
