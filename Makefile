@@ -46,9 +46,11 @@ bench:
 	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
 	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP' -benchtime 2s ./services/api/server/
 
+# Every Fuzz target of the service module (found with go test -list),
+# FUZZTIME each: the root parser, every JSON body decoder, the search query
+# string, MCP arguments and refusals, client addresses, client reports.
 fuzz:
-	go test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./pkg/okf/
-	go test -run '^$$' -fuzz FuzzReport -fuzztime $(FUZZTIME) ./pkg/clientreport/
+	FUZZTIME=$(FUZZTIME) scripts/fuzz-all.sh
 
 clean:
 	rm -rf bin
