@@ -8,7 +8,7 @@ PKGS := ./... ./deploy/...
 N ?= 100000
 FUZZTIME ?= 60s
 
-.PHONY: all build run test vet bench fuzz clean
+.PHONY: all build run test vet bench fuzz faults clean
 
 all: build
 
@@ -51,6 +51,16 @@ bench:
 # string, MCP arguments and refusals, client addresses, client reports.
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz-all.sh
+
+# Fault runs: each TestFault... breaks a dependency of a running service
+# (Postgres stopped and started, a read-only database) and gives a verdict
+# and its figures (-v shows them). The quick ones also run in make test;
+# OKF_FAULTS=1 turns on the long ones. A new fault run is a TestFault
+# function in a package of FAULT_PKGS.
+FAULT_PKGS ?= ./services/faults/
+faults:
+	@scripts/ensure-postgres.sh
+	OKF_FAULTS=1 go test -count=1 -v -run '^TestFault' -timeout 30m $(FAULT_PKGS)
 
 clean:
 	rm -rf bin

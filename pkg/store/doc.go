@@ -28,6 +28,7 @@
 //	pingkeys.go    keys proven on their host, so made-up keys cannot use up the owner's cap
 //	usage.go       AddUsage, Usage: the daily usage counters
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
+//	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //
 // Tests sit beside each file; package storetest gives every test package a
 // real, migrated database on an ephemeral cluster.

@@ -8,7 +8,9 @@
 // Every increment is counted exactly once. A flush carries an id; one whose
 // outcome is unknown (a timeout or a dropped connection, perhaps after the
 // commit) is retried with the same id, which the store applies at most
-// once. What a process has not flushed when it dies (at most one interval)
+// once. A failed flush keeps its batch for the next one, so a database that
+// is down, restarting or read-only (a full disk) delays the counts but loses
+// none. What a process has not flushed when it dies (at most one interval)
 // is lost.
 package usage
 
@@ -145,15 +147,26 @@ func (c *Counter) Run(ctx context.Context, interval time.Duration) {
 		select {
 		case <-t.C:
 			if err := flush(); err != nil {
-				c.log.Warn("usage flush failed; the counts stay pending", "error", err.Error())
+				c.log.Warn("usage flush failed; the counts stay pending", flushFailure(err)...)
 			}
 		case <-ctx.Done():
 			if err := flush(); err != nil {
-				c.log.Error("usage: final flush failed; counts lost", "error", err.Error())
+				c.log.Error("usage: final flush failed; counts lost", flushFailure(err)...)
 			}
 			return
 		}
 	}
+}
+
+// flushFailure are the log attributes of a failed flush: the error, and
+// for an unavailable database (down, restarting, read-only) the dependency
+// and the class of its failure.
+func flushFailure(err error) []any {
+	attrs := []any{"error", err.Error()}
+	if cause := store.UnavailableCause(err); cause != "" {
+		attrs = append(attrs, "dependency", "postgres", "cause", cause)
+	}
+	return attrs
 }
 
 // newFlushID is a random (version 4) UUID.

@@ -2,10 +2,14 @@ package usage
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
@@ -115,5 +119,61 @@ func TestCanceledFlushesCountOnce(t *testing.T) {
 	}
 	if got := counts(t, st, time.Now()); got[Visit] != added {
 		t.Errorf("counted %d, added %d", got[Visit], added)
+	}
+}
+
+// TestReadOnlyDatabaseKeepsCounts: while the database refuses writes (read
+// only, as on a full disk) every flush fails as unavailable and keeps its
+// counts; once writes come back, one flush writes them all, exactly once.
+func TestReadOnlyDatabaseKeepsCounts(t *testing.T) {
+	dbURL := storetest.NewDatabase(t)
+	st, err := store.Open(t.Context(), store.Config{URL: dbURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, _ := url.Parse(dbURL)
+	readOnly := func(on bool) {
+		t.Helper()
+		conn, err := pgx.Connect(t.Context(), storetest.AdminURL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(t.Context())
+		db := pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()
+		sql := "ALTER DATABASE " + db + " RESET default_transaction_read_only"
+		if on {
+			sql = "ALTER DATABASE " + db + " SET default_transaction_read_only = on"
+		}
+		if _, err := conn.Exec(t.Context(), sql); err != nil {
+			t.Fatal(err)
+		}
+		st.Pool().Reset() // new sessions take the database's setting
+	}
+
+	c := New(st, nil, nil)
+	c.Add(Visit, 2)
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(true)
+	for i := range 3 {
+		c.Add(Visit, 1)
+		c.Add(API, 10)
+		err := c.Flush(t.Context())
+		if cause := store.UnavailableCause(err); cause != "read_only_sql_transaction (25006)" {
+			t.Fatalf("flush %d on a read-only database: %v (cause %q)", i, err, cause)
+		}
+	}
+	if got := counts(t, st, time.Now()); got[Visit] != 2 || got[API] != 0 {
+		t.Errorf("read-only: counts %v, want only the first flush", got)
+	}
+	readOnly(false)
+	c.Add(Visit, 1)
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(t, st, time.Now()); got[Visit] != 6 || got[API] != 30 {
+		t.Errorf("after read-only: counts %v, want 6 visits and 30 API calls", got)
 	}
 }

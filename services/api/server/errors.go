@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -81,6 +82,10 @@ func errorResponse(err error) (status int, body ErrorBody, internal bool) {
 	case errors.Is(err, context.Canceled):
 		// The client went away; nobody reads this answer.
 		return http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable, Message: "The request was canceled."}, false
+	case store.IsUnavailable(err):
+		// Refused, dropped, shutting down, out of connections or disk, or
+		// read-only: answered at once, not after the request timeout.
+		return http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable, Message: "The database cannot answer now; retry later."}, true
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:
@@ -97,8 +102,24 @@ func errorResponse(err error) (status int, body ErrorBody, internal bool) {
 	return http.StatusInternalServerError, ErrorBody{Error: errInternal, Message: "The service failed to answer; the failure is logged."}, true
 }
 
+// retryAfter is the Retry-After of every unavailable answer, in seconds:
+// about how long a restarting database or a failover takes.
+const retryAfter = "5"
+
+// errorLogAttrs are the log attributes of a failure of the service: its
+// cause, and for an unavailable database the dependency and the class of
+// its failure (never a connection string).
+func errorLogAttrs(err error) []slog.Attr {
+	attrs := []slog.Attr{slog.String("error", err.Error())}
+	if cause := store.UnavailableCause(err); cause != "" {
+		attrs = append(attrs, slog.String("dependency", "postgres"), slog.String("cause", cause))
+	}
+	return attrs
+}
+
 // handleError is the Echo error handler: it writes the body errorResponse
-// chose. Logging is left to the request log, so each failure is logged once.
+// chose, with Retry-After on an unavailable answer. Logging is left to the
+// request log, so each failure is logged once.
 func handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -106,6 +127,8 @@ func handleError(err error, c echo.Context) {
 	status, body, _ := errorResponse(err)
 	if rl := (*retryLater)(nil); errors.As(err, &rl) {
 		c.Response().Header().Set("Retry-After", retryAfterSeconds(rl.after))
+	} else if body.Error == errUnavailable {
+		c.Response().Header().Set("Retry-After", retryAfter)
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -19,7 +22,7 @@ import (
 
 // TestFailuresAnswerJSON checks the answers and the log of failures that
 // the routes of the table cannot provoke on demand: a panic, a database
-// timeout and an unexpected error. They are mounted on a server of their own.
+// timeout, a refused database connection and an unexpected error. They are mounted on a server of their own.
 func TestFailuresAnswerJSON(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
@@ -31,18 +34,23 @@ func TestFailuresAnswerJSON(t *testing.T) {
 	s.echo.GET("/test/panic", func(echo.Context) error { panic("boom") })
 	s.echo.GET("/test/timeout", func(echo.Context) error { return fmt.Errorf("store: search: %w", context.DeadlineExceeded) })
 	s.echo.GET("/test/failure", func(echo.Context) error { return errors.New("store: search: connection refused") })
+	s.echo.GET("/test/down", func(echo.Context) error {
+		return fmt.Errorf("store: search: %w", &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	})
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 
 	for _, c := range []struct {
-		path   string
-		status int
-		name   string
-		logged string
+		path       string
+		status     int
+		name       string
+		logged     string
+		retryAfter string
 	}{
-		{"/test/panic", 500, errInternal, "boom"},
-		{"/test/timeout", 503, errUnavailable, "deadline exceeded"},
-		{"/test/failure", 500, errInternal, "connection refused"},
+		{"/test/panic", 500, errInternal, "boom", ""},
+		{"/test/timeout", 503, errUnavailable, "deadline exceeded", retryAfter},
+		{"/test/failure", 500, errInternal, "connection refused", ""},
+		{"/test/down", 503, errUnavailable, `"dependency":"postgres","cause":"connection_refused"`, retryAfter},
 	} {
 		logs.Reset()
 		resp, err := http.Get(hs.URL + c.path)
@@ -54,6 +62,9 @@ func TestFailuresAnswerJSON(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != c.status || e.Error != c.name || e.Message == "" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("%s: %d %+v", c.path, resp.StatusCode, e)
+		}
+		if got := resp.Header.Get("Retry-After"); got != c.retryAfter {
+			t.Errorf("%s: Retry-After %q, want %q", c.path, got, c.retryAfter)
 		}
 		if strings.Contains(e.Message, c.logged) {
 			t.Errorf("%s: the cause leaks to the client: %q", c.path, e.Message)

@@ -249,7 +249,7 @@ func (s *Server) toolResult(ctx context.Context, log *slog.Logger, name string, 
 	}
 	_, body, internal := errorResponse(err)
 	if internal {
-		log.ErrorContext(ctx, "mcp tool failed", "tool", name, "error", err.Error())
+		log.LogAttrs(ctx, slog.LevelError, "mcp tool failed", append([]slog.Attr{slog.String("tool", name)}, errorLogAttrs(err)...)...)
 	}
 	b, _ := marshal(body)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b[:len(b)-1])}}}

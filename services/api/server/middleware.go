@@ -109,7 +109,7 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 			if v.Error != nil {
 				if _, _, internal := errorResponse(v.Error); internal {
 					level = slog.LevelError
-					attrs = append(attrs, slog.String("error", v.Error.Error()))
+					attrs = append(attrs, errorLogAttrs(v.Error)...)
 				}
 			}
 			log.LogAttrs(c.Request().Context(), level, "request", attrs...)
