@@ -74,7 +74,7 @@ func contradicts(tsq string) bool {
 	return false
 }
 
-// quoted reads the quoted lexeme that starts at s[start] ('it''s' is
+// quoted reads the quoted lexeme that starts at s[start] ('it”s' is
 // it's) and returns it and the index of its closing quote.
 func quoted(s string, start int) (string, int) {
 	var b strings.Builder
