@@ -28,9 +28,10 @@ const corsMaxAge = "86400"
 
 // middlewares returns the chain every request goes through, outermost first:
 // request id, request metrics (when reg is set), request log, panic
-// recovery, CORS, request timeout. The metrics sit outside the request log,
-// which hands errors to the error handler, so they count the status the
-// client got. The request log reads each route's row in routes.
+// recovery, CORS, the request-head limit, request timeout. The metrics sit
+// outside the request log, which hands errors to the error handler, so they
+// count the status the client got. The request log reads each route's row
+// in routes.
 func middlewares(log *slog.Logger, reg prometheus.Registerer, routes routesByPath) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
 		dropForeignRequestID,
@@ -49,6 +50,7 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer, routes routesByPat
 			},
 		}),
 		cors,
+		limitRequestHead,
 		timeout,
 	)
 }

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Go's HTTP server answers a request whose line and headers pass
+// http.Server.MaxHeaderBytes itself, with a plain-text 431 the service
+// never sees. The API sets that limit well above its own (MaxHeaderBytes)
+// and refuses past maxRequestHead here, so the refusal most clients meet is
+// the JSON error every other answer has.
+
+const (
+	// maxRequestHead is the most bytes of request line and headers the API
+	// reads: ample for browsers, proxies and agents (a few KiB), small
+	// enough that no request carries a body in its headers.
+	maxRequestHead = 32 << 10
+	// MaxHeaderBytes is http.Server.MaxHeaderBytes of okf-api: Go's own
+	// limit, past which its plain-text 431 answers.
+	MaxHeaderBytes = 1 << 20
+
+	errHeadersTooLarge = "headers_too_large"
+)
+
+// limitRequestHead refuses a request whose line and headers pass
+// maxRequestHead with 431 headers_too_large.
+func limitRequestHead(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if requestHeadSize(c.Request()) > maxRequestHead {
+			return &apiError{http.StatusRequestHeaderFieldsTooLarge, ErrorBody{Error: errHeadersTooLarge,
+				Message: "The request line and headers are over 32 KiB; send less in them (a body carries data)."}}
+		}
+		return next(c)
+	}
+}
+
+// requestHeadSize is about what the request line and headers took on the
+// wire: method, target, protocol, Host, and each header line.
+func requestHeadSize(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4 + len("Host: \r\n") + len(r.Host)
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
