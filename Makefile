@@ -53,14 +53,18 @@ fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz-all.sh
 
 # Fault runs: each TestFault... breaks a dependency of a running service
-# (Postgres stopped and started, a read-only database) and gives a verdict
-# and its figures (-v shows them). The quick ones also run in make test;
-# OKF_FAULTS=1 turns on the long ones. A new fault run is a TestFault
-# function in a package of FAULT_PKGS.
-FAULT_PKGS ?= ./services/faults/
+# (Postgres stopped and started, a read-only database, the UTC day changing
+# under a burst of pings) and gives a verdict and its figures (-v shows
+# them). The quick ones also run in make test; OKF_FAULTS=1 turns on the
+# long ones. A new fault run is a TestFault function in a package of
+# FAULT_PKGS. Then the HTTP fuzz from api/openapi.json, HTTP_FUZZ_N
+# requests a variant.
+FAULT_PKGS ?= ./services/faults/ ./pkg/store/
+HTTP_FUZZ_N ?= 20000
 faults:
 	@scripts/ensure-postgres.sh
 	OKF_FAULTS=1 go test -count=1 -v -run '^TestFault' -timeout 30m $(FAULT_PKGS)
+	OKF_HTTP_FUZZ_N=$(HTTP_FUZZ_N) go test -count=1 -v -run '^TestHTTPFuzz$$' -timeout 30m ./services/api/server/
 
 clean:
 	rm -rf bin

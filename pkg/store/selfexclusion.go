@@ -74,8 +74,8 @@ func contradicts(tsq string) bool {
 	return false
 }
 
-// quoted reads the quoted lexeme that starts at s[start] ('it”s' is
-// it's) and returns it and the index of its closing quote.
+// quoted reads the quoted lexeme that starts at s[start] (a quote inside
+// it is written twice) and returns it and the index of its closing quote.
 func quoted(s string, start int) (string, int) {
 	var b strings.Builder
 	for i := start + 1; i < len(s); i++ {
