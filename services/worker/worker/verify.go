@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -53,9 +54,11 @@ type VerifyPingWorker struct {
 	JobTimeout time.Duration
 }
 
-// VerifyPingTimeout is the default of VerifyPingWorker.JobTimeout: a key
-// file and 100 roots at safefetch's 15-second total timeout each.
-const VerifyPingTimeout = 30 * time.Minute
+// rootFetchers is how many roots of one submission are fetched at once:
+// at safefetch's 15-second worst case per fetch, the key file and 100
+// roots take at most 15 s + 10 × 15 s, within VerifyPingTimeout. It is
+// also as many connections as one submission opens to its host.
+const rootFetchers = 10
 
 // Timeout is the time one attempt may take.
 func (w *VerifyPingWorker) Timeout(*river.Job[jobs.VerifyPingArgs]) time.Duration {
@@ -99,15 +102,51 @@ func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyP
 		return w.rejectAndHide(ctx, todo, ReasonKeyMismatch)
 	}
 
-	var transient error
-	for _, u := range todo {
-		done, err := w.publish(ctx, u, last)
-		if err != nil {
-			return err // the store failed, or the job is being stopped
+	return w.publishAll(ctx, args.Host, todo, last)
+}
+
+// publishAll publishes the roots of urls, rootFetchers at a time. Each
+// outcome is recorded as soon as it is known, so an attempt cut short
+// keeps what it decided. It answers the first failure of the store or of
+// the job's context (which stops the other fetches), else an error naming
+// a root whose fetch failed transiently (River retries the job), else nil.
+func (w *VerifyPingWorker) publishAll(ctx context.Context, host string, urls []store.PingURL, last bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu              sync.Mutex
+		hard, transient error
+		wg              sync.WaitGroup
+	)
+	slots := make(chan struct{}, rootFetchers)
+	for _, u := range urls {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
 		}
-		if !done {
-			transient = fmt.Errorf("worker: verify ping %s: %s: fetch failed transiently", args.Host, u.URL)
+		if ctx.Err() != nil {
+			break
 		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			done, err := w.publish(ctx, u, last)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil && hard == nil:
+				hard = err // the store failed, or the job is being stopped
+				cancel()
+			case err == nil && !done:
+				transient = fmt.Errorf("worker: verify ping %s: %s: fetch failed transiently", host, u.URL)
+			}
+		})
+	}
+	wg.Wait()
+	if hard != nil {
+		return hard
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	return transient
 }
