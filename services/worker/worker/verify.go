@@ -30,6 +30,14 @@ const (
 	ReasonInvalidBundle  = "invalid_bundle"  // the root could not be parsed for another cause
 )
 
+// Reasons a pending URL shows while its verification is retried, beside
+// the fetch failures above (recorded by NotePingRetry; store.PingRetry*
+// covers the failures the worker could not record).
+const (
+	ReasonAttemptTimeout = "attempt_timeout" // the attempt ran out of its time (Timeout)
+	ReasonWorkerStopped  = "worker_stopped"  // the worker was shut down mid-attempt
+)
+
 // VerifyPingWorker runs jobs.VerifyPingArgs: it fetches the key file through
 // the guarded client and, when the key matches, fetches, parses and publishes
 // each submitted root as a domain bundle.
@@ -39,7 +47,9 @@ const (
 // Transient ones (timeouts, 5xx, connection failures) make the job return an
 // error, so River retries it with backoff; a retry redoes only the URLs
 // still pending, and at the last attempt a transient failure is recorded as
-// a rejection too.
+// a rejection too. Each attempt records its job id on the URLs it takes,
+// and a failed attempt its reason on the URLs left pending, which
+// GET /api/ping/status shows with River's time of the next attempt.
 type VerifyPingWorker struct {
 	river.WorkerDefaults[jobs.VerifyPingArgs]
 	Store *store.Store
@@ -76,7 +86,7 @@ func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyP
 	for i, u := range args.URLs {
 		ids[i] = u.ID
 	}
-	pending, err := w.Store.PendingPings(ctx, ids)
+	pending, err := w.Store.TakePendingPings(ctx, ids, job.ID)
 	if err != nil {
 		return err
 	}
@@ -89,20 +99,65 @@ func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyP
 	if len(todo) == 0 {
 		return nil
 	}
-
-	resp, err := w.Fetch.Get(ctx, args.KeyLocation)
+	a := attempt{w: w, n: job.Attempt, last: last}
+	err = a.verify(ctx, args, todo)
 	if err != nil {
-		reason, retry := failure(ctx, err, last)
+		a.noteRetry(ctx, todo, err)
+	}
+	return err
+}
+
+// attempt is one attempt of a verify_ping job.
+type attempt struct {
+	w    *VerifyPingWorker
+	n    int  // the job's attempt number
+	last bool // no retry follows: transient failures are rejections
+}
+
+// verify checks the key file and publishes the roots of todo.
+func (a attempt) verify(ctx context.Context, args jobs.VerifyPingArgs, todo []store.PingURL) error {
+	resp, err := a.w.Fetch.Get(ctx, args.KeyLocation)
+	if err != nil {
+		reason, retry := failure(ctx, err, a.last)
 		if retry {
+			a.note(ctx, todo, ReasonKeyUnreachable+":"+reason)
 			return fmt.Errorf("worker: verify ping %s: key file: %w", args.Host, err)
 		}
-		return w.rejectAndHide(ctx, todo, ReasonKeyUnreachable+":"+reason)
+		return a.w.rejectAndHide(ctx, todo, ReasonKeyUnreachable+":"+reason)
 	}
 	if strings.TrimSpace(string(resp.Body)) != args.Key {
-		return w.rejectAndHide(ctx, todo, ReasonKeyMismatch)
+		return a.w.rejectAndHide(ctx, todo, ReasonKeyMismatch)
 	}
+	return a.publishAll(ctx, args.Host, todo)
+}
 
-	return w.publishAll(ctx, args.Host, todo, last)
+// noteRetry records why the attempt failed on the URLs of todo still
+// pending that have no reason of this attempt yet: its time ran out, the
+// worker is stopping, or another failure (the database, say).
+func (a attempt) noteRetry(ctx context.Context, todo []store.PingURL, err error) {
+	reason := store.PingRetryWorkerError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		reason = ReasonAttemptTimeout
+	case errors.Is(err, context.Canceled):
+		reason = ReasonWorkerStopped
+	}
+	a.note(ctx, todo, reason)
+}
+
+// note records reason as the last error of urls for this attempt. It
+// writes even when the job's context is done (a timed-out attempt); a
+// failure to write is logged, the retry goes on regardless.
+func (a attempt) note(ctx context.Context, urls []store.PingURL, reason string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	ids := make([]int64, len(urls))
+	for i, u := range urls {
+		ids[i] = u.ID
+	}
+	if err := a.w.Store.NotePingRetry(ctx, ids, a.n, reason); err != nil {
+		a.w.log().Warn("verify ping: retry reason not recorded", "reason", reason, "err", err)
+	}
 }
 
 // publishAll publishes the roots of urls, rootFetchers at a time. Each
@@ -110,7 +165,7 @@ func (w *VerifyPingWorker) Work(ctx context.Context, job *river.Job[jobs.VerifyP
 // keeps what it decided. It answers the first failure of the store or of
 // the job's context (which stops the other fetches), else an error naming
 // a root whose fetch failed transiently (River retries the job), else nil.
-func (w *VerifyPingWorker) publishAll(ctx context.Context, host string, urls []store.PingURL, last bool) error {
+func (a attempt) publishAll(ctx context.Context, host string, urls []store.PingURL) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -129,7 +184,7 @@ func (w *VerifyPingWorker) publishAll(ctx context.Context, host string, urls []s
 		}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			done, err := w.publish(ctx, u, last)
+			done, err := a.publish(ctx, u)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -152,21 +207,23 @@ func (w *VerifyPingWorker) publishAll(ctx context.Context, host string, urls []s
 }
 
 // publish fetches, parses and publishes one root, and records the outcome.
-// It reports done=false, with nothing recorded, when the fetch failed
-// transiently and a later attempt may succeed.
-func (w *VerifyPingWorker) publish(ctx context.Context, u store.PingURL, last bool) (done bool, err error) {
+// It reports done=false, with the failure noted as the URL's last error,
+// when the fetch failed transiently and a later attempt may succeed.
+func (a attempt) publish(ctx context.Context, u store.PingURL) (done bool, err error) {
+	w := a.w
 	fetch := w.RootFetch
 	if fetch == nil {
 		fetch = w.Fetch
 	}
 	resp, err := fetch.Get(ctx, u.URL)
 	if err != nil {
-		reason, retry := failure(ctx, err, last)
+		reason, retry := failure(ctx, err, a.last)
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
 		if retry {
 			w.log().Info("verify ping: transient fetch failure", "url", u.URL, "reason", reason)
+			a.note(ctx, []store.PingURL{u}, ReasonFetchFailed+":"+reason)
 			return false, nil
 		}
 		return true, w.Store.RejectPing(ctx, u.ID, ReasonFetchFailed+":"+reason)
