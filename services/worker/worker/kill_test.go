@@ -150,7 +150,15 @@ func TestSweepSurvivesKill(t *testing.T) {
 	}
 	got := h.visibilities(ctx)
 
-	// The same sweep, uninterrupted, in process.
+	sameAsUninterrupted(ctx, t, got, synthetic, queries)
+	t.Logf("%d bundles after kill and restart, as uninterrupted", len(got))
+}
+
+// sameAsUninterrupted fails t unless got (id -> visibility) is what the same
+// sweep of the corpus and synthetic repositories, uninterrupted and in
+// process, ends with.
+func sameAsUninterrupted(ctx context.Context, t *testing.T, got map[string]string, synthetic int, queries []string) {
+	t.Helper()
 	u := newHarnessWith(t, githubtest.Options{Budget: 1 << 30}, true)
 	u.gh.AddSyntheticRepos(synthetic, 7)
 	u.startWorker(ctx, worker.SweepConfig{Seeds: u.seeds(), Queries: queries})
@@ -171,5 +179,4 @@ func TestSweepSurvivesKill(t *testing.T) {
 		t.Errorf("after kill and restart: %d bundles (%d missing, %d extra, others differ) vs %d uninterrupted",
 			len(got), missing, extra, len(want))
 	}
-	t.Logf("%d bundles after kill and restart, as uninterrupted", len(got))
 }
