@@ -180,12 +180,7 @@ func TestPingDailyCapConcurrent(t *testing.T) {
 func TestPingStatusRetry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := newClock()
-	st, err := store.Open(ctx, store.Config{URL: storetest.NewDatabase(t), Now: c.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := newStore(t)
 	urls, err := st.AcceptPing(ctx, "r.example", pingURLs("r.example", 0, 2), noEnqueue)
 	if err != nil {
 		t.Fatal(err)

@@ -88,14 +88,8 @@ func TestFaultWorkerKill(t *testing.T) {
 	}
 	h := newHarnessWith(t, githubtest.Options{Budget: 1 << 30}, true)
 	h.gh.AddSyntheticRepos(synthetic, 7)
-	var seeds []string
-	for _, r := range h.seeds() {
-		seeds = append(seeds, r.String())
-	}
-	env := []string{"DATABASE_URL=" + h.dbURL, "GITHUB_TOKEN=test-token",
-		"GITHUB_GRAPHQL_URL=" + h.gh.GraphQLURL(), "OKF_SWEEP_SEEDS=" + strings.Join(seeds, ","),
-		"OKF_SWEEP_QUERIES=" + strings.Join(queries, ";"), "OKF_SWEEP_CODE_QUERIES=off",
-		"OKF_FETCH_ALLOW_LOOPBACK=1", "OKF_FETCH_CA_FILE=" + caFile, "OKF_FETCH_DIAL_OVERRIDE=" + srv.DialOverrideEnv()}
+	env := append(h.sweepEnv(queries), "OKF_FETCH_ALLOW_LOOPBACK=1", "OKF_FETCH_CA_FILE="+caFile,
+		"OKF_FETCH_DIAL_OVERRIDE="+srv.DialOverrideEnv())
 
 	// The pings, queued as the API queues them.
 	inserter, err := river.NewClient(riverpgxv5.New(h.pool), &river.Config{})
@@ -120,25 +114,7 @@ func TestFaultWorkerKill(t *testing.T) {
 	}
 
 	first := startProc(t, bin, env) // the default rescue time: nothing is rescued before the kill
-	for {
-		first.alive(t)
-		done, open := h.sweepJobs(ctx)
-		if done >= 5 && open > 0 && site.count("/fault-key-0001.txt") >= submissions {
-			break
-		}
-		if done > 0 && open == 0 {
-			t.Fatalf("the sweep finished before the kill (%d batches); use more repositories", done)
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("no sweep or verification under way before the kill:\n%s", first.out)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-first.exited
+	h.killMidSweep(ctx, first, func() bool { return site.count("/fault-key-0001.txt") >= submissions })
 	done, open := h.sweepJobs(ctx)
 	var running int
 	if err := h.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE state = 'running'`).Scan(&running); err != nil {
