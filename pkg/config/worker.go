@@ -18,7 +18,8 @@ type Worker struct {
 	OpsAddr string
 	// RescueAfter (OKF_WORKER_RESCUE_AFTER, a positive Go duration) is how
 	// long a job may stay running before River gives it to another worker
-	// (its process died).
+	// (its process died). It also caps every job's timeout, so no attempt
+	// outlives it.
 	RescueAfter time.Duration
 	// Fetch holds the test settings of the guarded fetch client.
 	Fetch Fetch
@@ -52,8 +53,10 @@ const (
 	// DefaultWorkerOpsAddr is any free loopback port, named in the worker's
 	// "worker started" log line.
 	DefaultWorkerOpsAddr = "127.0.0.1:0"
-	// DefaultRescueAfter exceeds the longest job timeout (the discovery's).
-	DefaultRescueAfter  = 3 * time.Hour
+	// DefaultRescueAfter equals the longest job timeout (every job kind
+	// works in slices of at most 3 minutes; services/worker/README.md), so
+	// the jobs of a crashed worker are retried within minutes.
+	DefaultRescueAfter  = 3 * time.Minute
 	DefaultSweepWorkers = 2
 )
 
@@ -74,7 +77,7 @@ func LoadWorker(getenv func(string) string) (Worker, error) {
 	if v := getenv("OKF_WORKER_RESCUE_AFTER"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return Worker{}, fmt.Errorf("config: OKF_WORKER_RESCUE_AFTER %q must be a positive duration such as 3h", v)
+			return Worker{}, fmt.Errorf("config: OKF_WORKER_RESCUE_AFTER %q must be a positive duration such as 3m", v)
 		}
 		w.RescueAfter = d
 	}

@@ -97,22 +97,39 @@ func (s *Store) AcceptPing(ctx context.Context, host, key string, urls []string,
 	return out, nil
 }
 
-// PendingPings returns the ids among ids still pending (wire.PingPending), so a retried
-// job does not redo the URLs it already decided.
-func (s *Store) PendingPings(ctx context.Context, ids []int64) (map[int64]bool, error) {
-	rows, err := s.write.Query(ctx, `SELECT id FROM pings WHERE id = ANY($1) AND state = 'pendente'`, ids)
+// TakePendingPings returns the ids among ids still pending
+// (wire.PingPending), so a retried job does not redo the URLs it already
+// decided, and records on them that attempt jobID of the verify_ping job
+// has them (the status reads the job's retries through it).
+func (s *Store) TakePendingPings(ctx context.Context, ids []int64, jobID int64) (map[int64]bool, error) {
+	rows, err := s.write.Query(ctx, `UPDATE pings SET job_id = $2
+		WHERE id = ANY($1) AND state = 'pendente' RETURNING id`, ids, jobID)
 	if err != nil {
-		return nil, fmt.Errorf("store: pending pings: %w", err)
+		return nil, fmt.Errorf("store: take pending pings: %w", err)
 	}
 	ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
-		return nil, fmt.Errorf("store: pending pings: %w", err)
+		return nil, fmt.Errorf("store: take pending pings: %w", err)
 	}
 	out := make(map[int64]bool, len(ids))
 	for _, id := range ids {
 		out[id] = true
 	}
 	return out, nil
+}
+
+// NotePingRetry records reason (a rejection's words, e.g.
+// key_unreachable:timeout) as the last error of the URLs among ids still
+// pending, which attempt of their job failed transiently; the URLs stay
+// pending and the job is retried. A reason this attempt already recorded
+// for a URL is kept (the first failure is the cause).
+func (s *Store) NotePingRetry(ctx context.Context, ids []int64, attempt int, reason string) error {
+	_, err := s.write.Exec(ctx, `UPDATE pings SET reason = $3, retry_attempt = $2
+		WHERE id = ANY($1) AND state = 'pendente' AND retry_attempt IS DISTINCT FROM $2`, ids, attempt, reason)
+	if err != nil {
+		return fmt.Errorf("store: note ping retry: %w", err)
+	}
+	return nil
 }
 
 // PublishPing marks a submitted URL published as bundleID.
@@ -137,37 +154,84 @@ func (s *Store) decidePing(ctx context.Context, id int64, state wire.PingState, 
 	return nil
 }
 
-// MaxPingStatus is the most submissions PingStatuses returns.
+// MaxPingStatus is the most submissions one page of PingStatuses holds.
 const MaxPingStatus = 100
 
-// PingStatuses returns the newest submitted URLs of host, newest first, at
-// most limit (1..MaxPingStatus).
-func (s *Store) PingStatuses(ctx context.Context, host string, limit int) ([]wire.PingStatus, error) {
+// Reasons the status shows for a pending URL whose job failed an attempt
+// without the worker recording why (NotePingRetry).
+const (
+	// PingRetryWorkerLost: the worker's process died or hung mid-attempt,
+	// and River's rescuer gave the job back to the queue.
+	PingRetryWorkerLost = "worker_lost"
+	// PingRetryWorkerError: the attempt failed for a cause of ours (the
+	// database, say).
+	PingRetryWorkerError = "worker_error"
+)
+
+// riverRescuedError is the error River's rescuer records on the job of a
+// dead process (river v0.51 internal/maintenance/job_rescuer.go).
+const riverRescuedError = "Stuck job rescued by JobRescuer"
+
+// PingStatusPage is one page of a host's submitted URLs.
+type PingStatusPage struct {
+	Items []wire.PingStatus
+	// Next is the cursor of the next page (the id of the page's last
+	// row), 0 when this page is the last.
+	Next int64
+}
+
+// PingStatuses returns a page of the submitted URLs of host, newest first:
+// at most limit (1..MaxPingStatus), after the row whose id is after (0:
+// from the newest). A pending URL whose job is retrying shows its last
+// error (what the worker recorded, or worker_lost after a crash) and the
+// time River will try it again (retry_at), both read from the job's row.
+func (s *Store) PingStatuses(ctx context.Context, host string, limit int, after int64) (PingStatusPage, error) {
 	limit = max(1, min(limit, MaxPingStatus))
 	rows, err := s.read.Query(ctx, `
-		SELECT url, state, bundle_id, reason, received_at, checked_at
-		FROM pings WHERE host = $1
-		ORDER BY received_at DESC, id DESC LIMIT $2`, host, limit)
+		SELECT p.id, p.url, p.state, p.bundle_id, p.received_at, p.checked_at,
+		       CASE WHEN p.state = 'pendente'
+		             AND coalesce((j.errors[cardinality(j.errors)]->>'attempt')::int, 0) > coalesce(p.retry_attempt, 0)
+		            THEN CASE WHEN j.errors[cardinality(j.errors)]->>'error' = $4 THEN $5 ELSE $6 END
+		            ELSE p.reason END,
+		       CASE WHEN p.state = 'pendente' AND j.attempt > 0
+		             AND j.state IN ('retryable', 'scheduled', 'available')
+		            THEN j.scheduled_at END
+		FROM pings p LEFT JOIN river_job j ON j.id = p.job_id
+		WHERE p.host = $1
+		  AND ($3 = 0 OR (p.received_at, p.id) < (SELECT received_at, id FROM pings WHERE id = $3 AND host = $1))
+		ORDER BY p.received_at DESC, p.id DESC LIMIT $2`,
+		host, limit+1, after, riverRescuedError, PingRetryWorkerLost, PingRetryWorkerError)
 	if err != nil {
-		return nil, fmt.Errorf("store: ping status %s: %w", host, err)
+		return PingStatusPage{}, fmt.Errorf("store: ping status %s: %w", host, err)
 	}
-	out := []wire.PingStatus{}
+	page := PingStatusPage{Items: []wire.PingStatus{}}
+	var last int64
 	for rows.Next() {
 		var p wire.PingStatus
+		var id int64
 		var received time.Time
-		var checked *time.Time
-		if err := rows.Scan(&p.URL, &p.Estado, &p.BundleID, &p.Reason, &received, &checked); err != nil {
+		var checked, retry *time.Time
+		if err := rows.Scan(&id, &p.URL, &p.Estado, &p.BundleID, &received, &checked, &p.Reason, &retry); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store: ping status %s: %w", host, err)
+			return PingStatusPage{}, fmt.Errorf("store: ping status %s: %w", host, err)
+		}
+		if len(page.Items) == limit {
+			page.Next = last
+			rows.Close()
+			break
 		}
 		p.ReceivedAt = wire.Timestamp{Time: received.UTC()}
 		if checked != nil {
 			p.CheckedAt = &wire.Timestamp{Time: checked.UTC()}
 		}
-		out = append(out, p)
+		if retry != nil {
+			p.RetryAt = &wire.Timestamp{Time: retry.UTC()}
+		}
+		page.Items = append(page.Items, p)
+		last = id
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: ping status %s: %w", host, err)
+		return PingStatusPage{}, fmt.Errorf("store: ping status %s: %w", host, err)
 	}
-	return out, nil
+	return page, nil
 }

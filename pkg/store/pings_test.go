@@ -62,15 +62,16 @@ func TestPingLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending, err := st.PendingPings(ctx, []int64{first[0].ID, first[1].ID, again[0].ID})
+	pending, err := st.TakePendingPings(ctx, []int64{first[0].ID, first[1].ID, again[0].ID}, 7)
 	if err != nil || len(pending) != 1 || !pending[again[0].ID] {
 		t.Fatalf("pending %v %v", pending, err)
 	}
 
-	got, err := st.PingStatuses(ctx, "docs.example", 100)
+	page, err := st.PingStatuses(ctx, "docs.example", 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := page.Items
 	if len(got) != 3 {
 		t.Fatalf("statuses %+v", got)
 	}
@@ -86,7 +87,7 @@ func TestPingLifecycle(t *testing.T) {
 	if rej.Estado != wire.PingRejected || rej.Reason == nil || *rej.Reason != "key_mismatch" || rej.BundleID != nil {
 		t.Errorf("rejected %+v", rej)
 	}
-	if none, err := st.PingStatuses(ctx, "nobody.example", 100); err != nil || none == nil || len(none) != 0 {
+	if none, err := st.PingStatuses(ctx, "nobody.example", 100, 0); err != nil || none.Items == nil || len(none.Items) != 0 || none.Next != 0 {
 		t.Errorf("unknown host: %v %v", none, err)
 	}
 }
@@ -127,9 +128,25 @@ func TestPingDailyCap(t *testing.T) {
 	if _, err := st.AcceptPing(ctx, "a.example", testPingKey, pingURLs("a.example", 0, 100), noEnqueue); err != nil {
 		t.Fatalf("next day: %v", err)
 	}
-	got, err := st.PingStatuses(ctx, "a.example", 1000)
-	if err != nil || len(got) != store.MaxPingStatus {
-		t.Fatalf("statuses capped at %d: %d %v", store.MaxPingStatus, len(got), err)
+	// 300 URLs in pages of at most MaxPingStatus, newest first, each once.
+	seen, pages := map[string]bool{}, 0
+	for after := int64(0); ; pages++ {
+		got, err := st.PingStatuses(ctx, "a.example", 1000, after)
+		if err != nil || len(got.Items) == 0 || len(got.Items) > store.MaxPingStatus {
+			t.Fatalf("page after %d: %d items %v", after, len(got.Items), err)
+		}
+		for _, p := range got.Items {
+			if seen[p.URL+p.ReceivedAt.String()] {
+				t.Fatalf("%s on two pages", p.URL)
+			}
+			seen[p.URL+p.ReceivedAt.String()] = true
+		}
+		if after = got.Next; after == 0 {
+			break
+		}
+	}
+	if len(seen) != 300 || pages != 2 {
+		t.Errorf("%d URLs over %d pages, want 300 over 3", len(seen), pages+1)
 	}
 }
 
@@ -157,5 +174,81 @@ func TestPingDailyCapConcurrent(t *testing.T) {
 	// 28 submissions of 7 fit (196); the 12 others are refused.
 	if accepted.Load() != 196 || refused.Load() != 12 {
 		t.Fatalf("accepted %d URLs, refused %d submissions", accepted.Load(), refused.Load())
+	}
+}
+
+// A pending URL whose verify_ping job is retrying shows the reason the
+// worker recorded for the failed attempt, worker_lost after the rescuer's
+// error (a crash), worker_error after an error the worker did not record,
+// and the job's scheduled_at as retry_at while the job waits.
+func TestPingStatusRetry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	urls, err := st.AcceptPing(ctx, "r.example", testPingKey, pingURLs("r.example", 0, 2), noEnqueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retryAt := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
+	var jobID int64
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO river_job (kind, args, state, attempt, max_attempts, scheduled_at, queue, priority)
+		VALUES ('verify_ping', '{}', 'running', 1, 6, $1, 'default', 1) RETURNING id`, retryAt).Scan(&jobID); err != nil {
+		t.Fatal(err)
+	}
+	ids := []int64{urls[0].ID, urls[1].ID}
+	if _, err := st.TakePendingPings(ctx, ids, jobID); err != nil {
+		t.Fatal(err)
+	}
+	status := func() map[string]wire.PingStatus {
+		t.Helper()
+		page, err := st.PingStatuses(ctx, "r.example", 10, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]wire.PingStatus{}
+		for _, p := range page.Items {
+			out[p.URL] = p
+		}
+		return out
+	}
+	fail := func(attempt int, text string) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, `UPDATE river_job SET state = 'retryable', attempt = $2::int,
+			errors = coalesce(errors, '{}') || jsonb_build_object('at', now(), 'attempt', $2::int, 'error', $3::text)
+			WHERE id = $1`, jobID, attempt, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(step, url, reason string, retry bool) {
+		t.Helper()
+		p := status()[url]
+		if p.Estado != wire.PingPending || p.Reason == nil || *p.Reason != reason || (p.RetryAt != nil) != retry ||
+			(retry && !p.RetryAt.Equal(retryAt)) {
+			t.Errorf("%s: %s: %+v, want reason %s, retry_at %v", step, url, p, reason, retry)
+		}
+	}
+	if p := status()[urls[0].URL]; p.Reason != nil || p.RetryAt != nil {
+		t.Errorf("first attempt running: %+v", p)
+	}
+	if err := st.NotePingRetry(ctx, ids[:1], 1, "key_unreachable:timeout"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.NotePingRetry(ctx, ids[:1], 1, "attempt_timeout"); err != nil { // the first reason stays
+		t.Fatal(err)
+	}
+	fail(1, "worker: verify ping r.example: key file: timeout")
+	check("noted", urls[0].URL, "key_unreachable:timeout", true)
+	check("not noted", urls[1].URL, store.PingRetryWorkerError, true)
+	fail(2, "Stuck job rescued by JobRescuer")
+	check("rescued", urls[0].URL, store.PingRetryWorkerLost, true)
+	if _, err := st.Pool().Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 3 WHERE id = $1`, jobID); err != nil {
+		t.Fatal(err)
+	}
+	check("running again", urls[0].URL, store.PingRetryWorkerLost, false)
+	if err := st.PublishPing(ctx, urls[0].ID, "r-example-b0"); err != nil {
+		t.Fatal(err)
+	}
+	if p := status()[urls[0].URL]; p.Estado != wire.PingPublished || p.Reason != nil || p.RetryAt != nil {
+		t.Errorf("published: %+v", p)
 	}
 }

@@ -179,12 +179,12 @@ func verifyAll(t *testing.T, r *rig, urls []string) {
 	start := time.Now()
 	var pending []string
 	for time.Since(start) < time.Minute {
-		items, err := r.st.PingStatuses(t.Context(), siteHost, 100)
+		page, err := r.st.PingStatuses(t.Context(), siteHost, 100, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		state := map[string]wire.PingState{}
-		for _, it := range items {
+		for _, it := range page.Items {
 			state[it.URL] = it.Estado
 		}
 		pending = pending[:0]

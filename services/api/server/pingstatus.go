@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -9,20 +11,74 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// getPingStatus answers GET /api/ping/status?host=<domain>: the newest
-// submitted URLs of one host (at most store.MaxPingStatus), newest first,
-// each pendente, publicado (with its bundle id) or rejeitado (with the
-// reason); never a key. An unknown host has an empty list; a missing or
-// malformed host is a 400 invalid_host.
+// pingStatusQuery is a validated query of GET /api/ping/status.
+type pingStatusQuery struct {
+	host   string
+	limit  int   // 1..store.MaxPingStatus
+	cursor int64 // 0: the first page
+}
+
+// getPingStatus answers GET /api/ping/status?host=<domain>: a page of the
+// submitted URLs of one host (limit, at most store.MaxPingStatus), newest
+// first, each pendente (with the last error and retry_at while its
+// verification is retried), publicado (with its bundle id) or rejeitado
+// (with the reason); never a key. next links the following page. An
+// unknown host has an empty list.
 func (s *Server) getPingStatus(c echo.Context) error {
-	host, ok := normalizeHost(c.QueryParam("host"))
-	if !ok {
-		return pingError(http.StatusBadRequest, errInvalidHost, "host",
-			"host must be a domain name (no scheme, port, path or IP address).")
-	}
-	items, err := s.store.PingStatuses(c.Request().Context(), host, store.MaxPingStatus)
+	q, err := parsePingStatus(c.QueryString())
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, wire.PingStatusPage{Host: host, Items: items})
+	page, err := s.store.PingStatuses(c.Request().Context(), q.host, q.limit, q.cursor)
+	if err != nil {
+		return err
+	}
+	out := wire.PingStatusPage{Host: q.host, Items: page.Items}
+	if page.Next != 0 {
+		next := s.baseURL + "/api/ping/status?" + url.Values{"host": {q.host}, "limit": {strconv.Itoa(q.limit)},
+			"cursor": {strconv.FormatInt(page.Next, 10)}}.Encode()
+		out.Next = &next
+	}
+	return writeJSON(c, http.StatusOK, out)
+}
+
+// parsePingStatus validates the query of GET /api/ping/status with the
+// rules of the search's (parseSearch): unknown parameters are ignored, an
+// empty value is absent, a parameter given twice is a 400
+// invalid_parameter. A missing or malformed host is a 400 invalid_host;
+// limit is a whole number of at least 1 (above store.MaxPingStatus it
+// counts as that); cursor is the one a next link carries.
+func parsePingStatus(rawQuery string) (pingStatusQuery, error) {
+	q := pingStatusQuery{limit: store.MaxPingStatus}
+	vals, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return q, invalidParameter("", "The query string is not valid URL encoding.")
+	}
+	r := queryReader{vals: vals}
+	raw, _ := r.scalar("host", false)
+	if r.err != nil {
+		return q, r.err
+	}
+	host, ok := normalizeHost(raw)
+	if !ok {
+		return q, pingError(http.StatusBadRequest, errInvalidHost, "host",
+			"host must be a domain name (no scheme, port, path or IP address).")
+	}
+	q.host = host
+	if limit, ok := r.scalar("limit", false); ok {
+		n, valid := wholeNumber(limit, store.MaxPingStatus)
+		if !valid || n < 1 {
+			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).",
+				store.MaxPingStatus, store.MaxPingStatus))
+		}
+		q.limit = n
+	}
+	if cursor, ok := r.scalar("cursor", false); ok {
+		n, err := strconv.ParseInt(cursor, 10, 64)
+		if err != nil || n < 1 {
+			r.fail(invalidParameter("cursor", "cursor must be the value of a next link."))
+		}
+		q.cursor = n
+	}
+	return q, r.err
 }

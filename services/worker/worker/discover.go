@@ -18,7 +18,8 @@ import (
 
 // SweepDiscoverWorker runs the discoverers of one round and queues the
 // sweep_repos batches. Each search slice's progress is saved after every
-// page, so a retried job resumes at the page it stopped.
+// page, so a retried job resumes at the page it stopped; the job works in
+// slices of time (SweepSliceTimeout), snoozing to go on where it stopped.
 type SweepDiscoverWorker struct {
 	river.WorkerDefaults[jobs.SweepDiscoverArgs]
 	Store  *store.Store
@@ -30,13 +31,16 @@ type SweepDiscoverWorker struct {
 	JobTimeout time.Duration
 }
 
-// Timeout lets a round take its time: code search alone is paced to ten
-// requests a minute.
+// Timeout bounds one slice of a round (SweepSliceTimeout); a round takes
+// as many slices as it needs (code search alone is paced to ten requests a
+// minute).
 func (w *SweepDiscoverWorker) Timeout(*river.Job[jobs.SweepDiscoverArgs]) time.Duration {
-	return cmp.Or(w.JobTimeout, 2*time.Hour)
+	return cmp.Or(w.JobTimeout, SweepSliceTimeout)
 }
 
-// Work runs one discovery round.
+// Work runs one slice of a discovery round: the searches from where the
+// last slice stopped (the saved windows) until they end or the slice
+// deadline passes, then, once every search is done, queues the batches.
 func (w *SweepDiscoverWorker) Work(ctx context.Context, job *river.Job[jobs.SweepDiscoverArgs]) error {
 	round, err := time.Parse(time.RFC3339, job.Args.Round)
 	if err != nil {
@@ -45,15 +49,15 @@ func (w *SweepDiscoverWorker) Work(ctx context.Context, job *river.Job[jobs.Swee
 	if _, err := w.Store.AddCandidates(ctx, store.DiscoveredBySeed, toRefs(w.Config.Seeds)); err != nil {
 		return err
 	}
-	d := discoverer{w: w, round: job.Args.Round, until: round}
+	d := discoverer{w: w, round: job.Args.Round, until: round, deadline: sliceDeadline(w.Config.Slice, w.Timeout(job))}
 	for _, q := range w.Config.Queries {
 		if err := d.repoSearch(ctx, q); err != nil {
-			return limitSnooze(err)
+			return sweepResult(err)
 		}
 	}
 	for _, q := range w.Config.CodeQueries {
 		if err := d.codeSearch(ctx, q); err != nil {
-			return limitSnooze(err)
+			return sweepResult(err)
 		}
 	}
 	n, err := EnqueueDue(ctx, w.Store, river.ClientFromContext[pgx.Tx](ctx), round, job.Args.Round, w.Config.BatchSize)
@@ -87,11 +91,13 @@ func EnqueueDue(ctx context.Context, st *store.Store, client *river.Client[pgx.T
 	return len(params), nil
 }
 
-// discoverer runs the searches of one round.
+// discoverer runs the searches of one slice of a round.
 type discoverer struct {
-	w     *SweepDiscoverWorker
-	round string
-	until time.Time // the end of the date windows
+	w        *SweepDiscoverWorker
+	round    string
+	until    time.Time // the end of the date windows
+	deadline time.Time // no page is asked for after it (errSliceEnd)
+	pages    int       // asked for in this run: at least one is
 }
 
 // splitMark is the cursor of a slice that matched too many results and was
@@ -167,7 +173,9 @@ type page struct {
 
 // slice runs one search slice to its end, resuming from saved progress,
 // and reports whether the slice must be split instead (more matches than
-// GitHub returns, and divisible).
+// GitHub returns, and divisible). Past the deadline, once the run has
+// asked for a page, it asks for no more and answers errSliceEnd; what it
+// saved is where the next run resumes.
 func (d *discoverer) slice(ctx context.Context, by, q string, divisible bool, fetch func(context.Context, string) (page, error)) (bool, error) {
 	st := d.w.Store
 	win, err := st.Window(ctx, by, q)
@@ -181,6 +189,10 @@ func (d *discoverer) slice(ctx context.Context, by, q string, divisible bool, fe
 		return win.Cursor == splitMark, nil
 	}
 	for {
+		if d.pages > 0 && time.Now().After(d.deadline) {
+			return false, errSliceEnd
+		}
+		d.pages++
 		p, err := fetch(ctx, win.Cursor)
 		if err != nil {
 			return false, err

@@ -58,7 +58,7 @@ func startProc(t *testing.T, bin string, env []string) *workerProc {
 }
 
 // alive fails the test when the process has exited.
-func (p *workerProc) alive(t *testing.T) {
+func (p *workerProc) alive(t testing.TB) {
 	t.Helper()
 	select {
 	case <-p.exited:
@@ -90,35 +90,10 @@ func TestSweepSurvivesKill(t *testing.T) {
 
 	h := newHarnessWith(t, githubtest.Options{Budget: 1 << 30}, true)
 	h.gh.AddSyntheticRepos(synthetic, 7)
-	var seeds []string
-	for _, r := range h.seeds() {
-		seeds = append(seeds, r.String())
-	}
-	env := []string{"DATABASE_URL=" + h.dbURL, "GITHUB_TOKEN=test-token",
-		"GITHUB_GRAPHQL_URL=" + h.gh.GraphQLURL(), "OKF_SWEEP_SEEDS=" + strings.Join(seeds, ","),
-		"OKF_SWEEP_QUERIES=" + strings.Join(queries, ";"), "OKF_SWEEP_CODE_QUERIES=off",
-		"OKF_WORKER_RESCUE_AFTER=5s"}
+	env := append(h.sweepEnv(queries), "OKF_WORKER_RESCUE_AFTER=5s")
 
 	first := startProc(t, bin, env)
-	for {
-		first.alive(t)
-		done, open := h.sweepJobs(ctx)
-		if done >= 5 && open > 0 {
-			break
-		}
-		if done > 0 && open == 0 {
-			t.Fatalf("the sweep finished before the kill (%d batches); use more repositories", done)
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("no sweep progress before the kill:\n%s", first.out)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-first.exited
+	h.killMidSweep(ctx, first, func() bool { return true })
 	done, open := h.sweepJobs(ctx)
 	t.Logf("killed after %d sweep batches, %d left", done, open)
 
@@ -150,7 +125,15 @@ func TestSweepSurvivesKill(t *testing.T) {
 	}
 	got := h.visibilities(ctx)
 
-	// The same sweep, uninterrupted, in process.
+	sameAsUninterrupted(ctx, t, got, synthetic, queries)
+	t.Logf("%d bundles after kill and restart, as uninterrupted", len(got))
+}
+
+// sameAsUninterrupted fails t unless got (id -> visibility) is what the same
+// sweep of the corpus and synthetic repositories, uninterrupted and in
+// process, ends with.
+func sameAsUninterrupted(ctx context.Context, t *testing.T, got map[string]string, synthetic int, queries []string) {
+	t.Helper()
 	u := newHarnessWith(t, githubtest.Options{Budget: 1 << 30}, true)
 	u.gh.AddSyntheticRepos(synthetic, 7)
 	u.startWorker(ctx, worker.SweepConfig{Seeds: u.seeds(), Queries: queries})
@@ -171,5 +154,43 @@ func TestSweepSurvivesKill(t *testing.T) {
 		t.Errorf("after kill and restart: %d bundles (%d missing, %d extra, others differ) vs %d uninterrupted",
 			len(got), missing, extra, len(want))
 	}
-	t.Logf("%d bundles after kill and restart, as uninterrupted", len(got))
+}
+
+// sweepEnv is the environment of an okf-worker process that sweeps the
+// harness's local GitHub: every repository a seed, queries the repository
+// searches, code search off.
+func (h *harness) sweepEnv(queries []string) []string {
+	var seeds []string
+	for _, r := range h.seeds() {
+		seeds = append(seeds, r.String())
+	}
+	return []string{"DATABASE_URL=" + h.dbURL, "GITHUB_TOKEN=test-token",
+		"GITHUB_GRAPHQL_URL=" + h.gh.GraphQLURL(), "OKF_SWEEP_SEEDS=" + strings.Join(seeds, ","),
+		"OKF_SWEEP_QUERIES=" + strings.Join(queries, ";"), "OKF_SWEEP_CODE_QUERIES=off"}
+}
+
+// killMidSweep kills p with SIGKILL once five sweep batches are done and
+// more are open, and ready reports true, and waits for it to exit. It
+// fails the test when the sweep ends first.
+func (h *harness) killMidSweep(ctx context.Context, p *workerProc, ready func() bool) {
+	h.t.Helper()
+	for {
+		p.alive(h.t)
+		done, open := h.sweepJobs(ctx)
+		if done >= 5 && open > 0 && ready() {
+			break
+		}
+		if done > 0 && open == 0 {
+			h.t.Fatalf("the sweep finished before the kill (%d batches); use more repositories", done)
+		}
+		select {
+		case <-ctx.Done():
+			h.t.Fatalf("no sweep progress before the kill:\n%s", p.out)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		h.t.Fatal(err)
+	}
+	<-p.exited
 }

@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"cmp"
+	"errors"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
@@ -31,6 +33,10 @@ type SweepConfig struct {
 	EnrichEvery   time.Duration
 	// Workers is the number of sweep jobs one process runs at once.
 	Workers int
+	// Slice is how long one run of sweep_discover or enrich_repos works
+	// before it snoozes to go on (it always does one page or batch); two
+	// thirds of its timeout when 0. Tests shorten it.
+	Slice time.Duration
 }
 
 // Defaults of the sweep's searches: those of OKF_SWEEP_QUERIES and
@@ -68,4 +74,17 @@ func toRefs(rs []github.RepoRef) []store.CandidateRef {
 		out[i] = store.CandidateRef{Owner: r.Owner, Name: r.Name}
 	}
 	return out
+}
+
+// errSliceEnd stops a sliced sweep job (sweep_discover, enrich_repos) at
+// its slice deadline; the job snoozes (sweepResult) and its next run
+// continues from the progress kept in Postgres.
+var errSliceEnd = errors.New("worker: sweep: slice deadline reached")
+
+// sliceDeadline is when a sliced job that starts now stops starting new
+// work: after slice, or two thirds of its timeout when slice is 0, leaving
+// a third for the call in flight (one GraphQL call, with at most a minute
+// of rate-limit wait). It is wall-clock time, whatever the sweep's clock.
+func sliceDeadline(slice, timeout time.Duration) time.Time {
+	return time.Now().Add(cmp.Or(slice, timeout*2/3))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -111,4 +112,50 @@ func (h *harness) find(t *testing.T, owner, name string) root {
 	}
 	t.Fatalf("no bundle of %s/%s in the manifest", owner, name)
 	return root{}
+}
+
+// A discovery and an enrichment cut into the shortest slices (one search
+// page or one batch per run, then a snooze) end as an uninterrupted sweep
+// does: every real root indexed, each batch queued once, every repository
+// enriched, no attempt failed.
+func TestSweepInSlices(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	h := newHarness(t)
+	h.gh.SetCodeSearchRate(10, time.Minute)
+	client := h.startWorker(ctx, worker.SweepConfig{Seeds: h.seeds(), Queries: worker.DefaultSweepQueries,
+		CodeQueries: worker.DefaultSweepCodeQueries, Slice: time.Nanosecond})
+	h.firstRound(ctx)
+	h.checkCorpus(ctx, h.bundles(ctx))
+	var discoverRuns, batches, distinct int
+	if err := h.pool.QueryRow(ctx, `SELECT
+		(SELECT coalesce(sum((metadata->>'snoozes')::int), 0) FROM river_job WHERE kind = 'sweep_discover'),
+		(SELECT count(*) FROM river_job WHERE kind = 'sweep_repos'),
+		(SELECT count(DISTINCT args) FROM river_job WHERE kind = 'sweep_repos')`).Scan(&discoverRuns, &batches, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if pages := len(worker.DefaultSweepQueries) + len(worker.DefaultSweepCodeQueries); discoverRuns < pages-1 {
+		t.Errorf("the discovery snoozed %d times, want one slice per search page (%d at least)", discoverRuns, pages)
+	}
+	if batches == 0 || batches != distinct {
+		t.Errorf("%d sweep batches queued, %d distinct", batches, distinct)
+	}
+
+	h.clock.Advance(4 * time.Hour)
+	if _, err := client.Insert(ctx, jobs.EnrichReposArgs{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.waitIdle(ctx)
+	var snoozes, stale, fresh int
+	if err := h.pool.QueryRow(ctx, `SELECT
+		(SELECT max((metadata->>'snoozes')::int) FROM river_job WHERE kind = 'enrich_repos'),
+		(SELECT count(*) FROM sweep_candidates c WHERE NOT gone AND EXISTS (SELECT 1 FROM bundles b WHERE b.repo = c.repo)
+		   AND (enriched_at IS NULL OR enriched_at < $1)),
+		(SELECT count(*) FROM sweep_candidates WHERE enriched_at >= $1)`, h.clock.Now().Add(-time.Minute)).Scan(&snoozes, &stale, &fresh); err != nil {
+		t.Fatal(err)
+	}
+	if snoozes == 0 || stale != 0 || fresh == 0 {
+		t.Errorf("enrichment in slices: %d snoozes, %d repositories left stale, %d enriched", snoozes, stale, fresh)
+	}
+	t.Logf("discovery in %d slices, %d sweep batches; enrichment of %d repositories in %d slices", discoverRuns+1, batches, fresh, snoozes+1)
 }

@@ -30,10 +30,10 @@ type SweepReposWorker struct {
 	JobTimeout time.Duration
 }
 
-// Timeout bounds one batch: its limit waits are at most a minute each
-// (github.Config.MaxWait); longer ones snooze the job.
+// Timeout bounds one batch (SweepReposTimeout): its limit waits are at
+// most a minute each (github.Config.MaxWait); longer ones snooze the job.
 func (w *SweepReposWorker) Timeout(*river.Job[jobs.SweepReposArgs]) time.Duration {
-	return cmp.Or(w.JobTimeout, 30*time.Minute)
+	return cmp.Or(w.JobTimeout, SweepReposTimeout)
 }
 
 // Work sweeps one batch: signals of every repository; for those whose head
@@ -52,7 +52,7 @@ func (w *SweepReposWorker) Work(ctx context.Context, job *river.Job[jobs.SweepRe
 	}
 	err := sweepRepos(ctx, sweepBatch{Store: w.Store, GitHub: w.GitHub, Logger: w.Logger, Now: w.Now,
 		Refs: refs, Force: job.Args.Force})
-	return limitSnooze(err)
+	return sweepResult(err)
 }
 
 // sweepBatch is one read of a list of repositories: by a sweep_repos job,
@@ -233,12 +233,17 @@ func repoInfo(r github.Repository) indexer.RepoInfo {
 		Archived: r.Archived, Language: r.Language, License: r.License}
 }
 
-// limitSnooze turns a rate limit GitHub kept answering into a snooze of the
-// job (not a failure); other errors pass through.
-func limitSnooze(err error) error {
+// sweepResult is what a sweep job answers River: a rate limit GitHub kept
+// answering snoozes the job until it lifts, the end of a slice snoozes it
+// to continue at once (neither is a failure, and neither spends an
+// attempt); other errors pass through.
+func sweepResult(err error) error {
 	var le *github.LimitError
 	if errors.As(err, &le) {
 		return river.JobSnooze(max(le.Wait, time.Minute))
+	}
+	if errors.Is(err, errSliceEnd) {
+		return river.JobSnooze(0)
 	}
 	if err != nil {
 		return fmt.Errorf("worker: sweep: %w", err)

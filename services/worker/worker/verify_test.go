@@ -172,10 +172,11 @@ func (h *verifyHarness) ping(ctx context.Context, key, keyPath string, paths ...
 // statuses maps the submitted URLs of the site to their newest status.
 func (h *verifyHarness) statuses(ctx context.Context) map[string]wire.PingStatus {
 	h.t.Helper()
-	list, err := h.st.PingStatuses(ctx, h.site.host(), store.MaxPingStatus)
+	page, err := h.st.PingStatuses(ctx, h.site.host(), store.MaxPingStatus, 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	list := page.Items
 	out := map[string]wire.PingStatus{}
 	for i := len(list) - 1; i >= 0; i-- { // newest wins
 		out[list[i].URL] = list[i]

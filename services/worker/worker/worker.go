@@ -50,7 +50,7 @@ type Options struct {
 	Fetch safefetch.Options
 	// RescueStuckJobsAfter is how long a job may stay running before River
 	// gives it to another worker (its process died); DefaultRescueAfter
-	// when 0. It exceeds the longest job timeout (the discovery's).
+	// when 0. Every job timeout is capped at it (see capTimeout).
 	RescueStuckJobsAfter time.Duration
 	// Metrics, when set, receives okf_river_jobs_total and
 	// okf_river_job_duration_seconds (metrics.go).
@@ -58,8 +58,33 @@ type Options struct {
 }
 
 // DefaultRescueAfter is the default of Options.RescueStuckJobsAfter, and
-// of OKF_WORKER_RESCUE_AFTER (pkg/config).
+// of OKF_WORKER_RESCUE_AFTER (pkg/config): the longest job timeout.
 const DefaultRescueAfter = config.DefaultRescueAfter
+
+// Job timeouts. recount_stats keeps River's default (a minute). River
+// rescues a job of a dead process once it has run for both the rescue time
+// and its own timeout; every timeout is capped at the rescue time (so a
+// short OKF_WORKER_RESCUE_AFTER shortens the jobs too), and a stuck job is
+// therefore retried within the rescue time plus the rescuer's 30-second
+// interval. The long sweep jobs work in slices: they stop starting new work
+// at two thirds of their timeout and snooze to continue from the progress
+// kept in Postgres (sliceDeadline).
+const (
+	// VerifyPingTimeout bounds one attempt of verify_ping: the key file and
+	// the roots, rootFetchers at a time. An attempt cut short keeps what it
+	// decided, and the retry goes on with the URLs still pending.
+	VerifyPingTimeout = 3 * time.Minute
+	// SweepReposTimeout bounds one batch of sweep_repos (25 repositories,
+	// a handful of GraphQL calls; rate-limit waits over a minute snooze).
+	// A batch cut short redoes only the repositories it had not marked
+	// swept.
+	SweepReposTimeout = 3 * time.Minute
+	// SweepSliceTimeout bounds one slice of sweep_discover or enrich_repos.
+	SweepSliceTimeout = 3 * time.Minute
+)
+
+// capTimeout is a job kind's timeout under the rescue time.
+func capTimeout(timeout, rescue time.Duration) time.Duration { return min(timeout, rescue) }
 
 // NewClient returns a River client that runs every job kind of the worker
 // service. Start it with Start(ctx); stop it with Stop or StopAndCancel.
@@ -80,7 +105,7 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	rootFetch := opts.Fetch
 	rootFetch.MaxBytes = okf.MaxRootBytes
 	river.AddWorker(workers, &VerifyPingWorker{Store: opts.Store, Fetch: safefetch.New(opts.Fetch),
-		RootFetch: safefetch.New(rootFetch), Logger: opts.Logger, JobTimeout: min(VerifyPingTimeout, rescue)})
+		RootFetch: safefetch.New(rootFetch), Logger: opts.Logger, JobTimeout: capTimeout(VerifyPingTimeout, rescue)})
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(
 			river.PeriodicInterval(jobs.RecountStatsEvery),
@@ -99,7 +124,7 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 		PeriodicJobs:         periodic,
 		RescueStuckJobsAfter: rescue,
 		// River wants the default job timeout under the rescue time.
-		JobTimeout: min(river.JobTimeoutDefault, rescue),
+		JobTimeout: capTimeout(river.JobTimeoutDefault, rescue),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("worker: river client: %w", err)
@@ -114,20 +139,15 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 
 // addSweep registers the sweep's workers and queue, and returns its
 // periodic jobs: discovery every Sweep.DiscoverEvery and enrichment every
-// Sweep.EnrichEvery, both also on start. A stuck job is rescued only once
-// its timeout has passed, so the sweep's long timeouts are capped at the
-// rescue time.
+// Sweep.EnrichEvery, both also on start.
 func addSweep(workers *river.Workers, queues map[string]river.QueueConfig, opts Options, rescue time.Duration) []*river.PeriodicJob {
 	cfg := opts.Sweep
 	cfg.fill()
-	var timeout time.Duration
-	if rescue < 2*time.Hour {
-		timeout = rescue
-	}
+	slice := capTimeout(SweepSliceTimeout, rescue)
 	queues[jobs.QueueSweep] = river.QueueConfig{MaxWorkers: cfg.Workers}
-	river.AddWorker(workers, &SweepDiscoverWorker{Store: opts.Store, GitHub: opts.GitHub, Config: cfg, Logger: opts.Logger, Now: opts.Now, JobTimeout: timeout})
-	river.AddWorker(workers, &SweepReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, JobTimeout: min(timeout, 30*time.Minute)})
-	river.AddWorker(workers, &EnrichReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, Every: cfg.EnrichEvery, JobTimeout: timeout})
+	river.AddWorker(workers, &SweepDiscoverWorker{Store: opts.Store, GitHub: opts.GitHub, Config: cfg, Logger: opts.Logger, Now: opts.Now, JobTimeout: slice})
+	river.AddWorker(workers, &SweepReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, JobTimeout: capTimeout(SweepReposTimeout, rescue)})
+	river.AddWorker(workers, &EnrichReposWorker{Store: opts.Store, GitHub: opts.GitHub, Logger: opts.Logger, Now: opts.Now, Every: cfg.EnrichEvery, Slice: cfg.Slice, JobTimeout: slice})
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(
 			river.PeriodicInterval(cfg.DiscoverEvery),
