@@ -25,6 +25,9 @@
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap
 //	usage.go       AddUsage, Usage: the daily usage counters
+//	accounts.go    full variant: profiles and pictures of identities
+//	sessions.go    full variant: sessions ended here or at the house, identity events
+//	apikeys.go     full variant: API keys and their limit of live keys
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //
 // Tests sit beside each file; package storetest gives every test package a
