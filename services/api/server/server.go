@@ -62,6 +62,8 @@ type Server struct {
 	usage        *usage.Counter
 	metricsCache metricsCache // GET /api/metrics
 	reports      *clientreport.Reporter
+	accounts     *accounts          // full variant: sessions, CSRF, API keys
+	keyUses      keyUses            // when this process last wrote each key's last use
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
 
@@ -94,6 +96,19 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		build:   build,
 	}
 	var err error
+	// loops ends the background work: the usage and report loops, and the
+	// refresh of the identity keys.
+	loops, stop := context.WithCancel(context.Background())
+	defer func() {
+		if s.stop == nil { // New failed
+			stop()
+		}
+	}()
+	if s.full {
+		if s.accounts, err = newAccounts(loops, opts.Config, log); err != nil {
+			return nil, fmt.Errorf("server: accounts: %w", err)
+		}
+	}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	s.routes = routesFor(s.routeTable(), s.full)
@@ -127,7 +142,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
-	e.Use(s.countUsage)
+	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.echoPath(), r.Handler)
 		if r.Method == http.MethodGet {
@@ -136,7 +151,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.echo = e
 
-	loops, stop := context.WithCancel(context.Background())
 	s.stop, s.stopped = stop, make(chan struct{})
 	go func() {
 		defer close(s.stopped)
