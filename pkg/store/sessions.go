@@ -29,13 +29,14 @@ ON CONFLICT (product, session_id) DO NOTHING`, product, sessionID, identityID, e
 }
 
 // SessionRevoked reports whether a session issued at issuedAt has ended:
-// logged out here, or ended at the house for its whole identity after it
-// was issued.
+// logged out here, or ended at the house for its whole identity at or
+// after the second it was issued (token times are whole seconds: a session
+// issued in the same second as a password change is ended too).
 func (s *Store) SessionRevoked(ctx context.Context, product, sessionID, identityID string, issuedAt time.Time) (bool, error) {
 	var revoked bool
 	err := s.write.QueryRow(ctx, `
 SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE product = $1 AND session_id = $2)
-	OR EXISTS (SELECT 1 FROM identity_cutoffs WHERE identity_id = $3 AND sessions_before > $4)`,
+	OR EXISTS (SELECT 1 FROM identity_cutoffs WHERE identity_id = $3 AND sessions_before >= $4)`,
 		product, sessionID, identityID, issuedAt).Scan(&revoked)
 	if err != nil {
 		return false, fmt.Errorf("store: session revoked: %w", err)
@@ -50,7 +51,7 @@ type IdentityEvent struct {
 	Kind       string
 	At         time.Time // when it happened at the house
 
-	// EndSessions refuses every session of the identity issued before At.
+	// EndSessions refuses every session of the identity issued up to At.
 	EndSessions bool
 	// StopKeys makes every API key of the identity inactive.
 	StopKeys bool

@@ -186,7 +186,7 @@ func TestWriteChecks(t *testing.T) {
 	t.Parallel()
 	e := newAccountEnv(t)
 	b := e.browser(e.session("id-1")).bootstrap()
-	other := e.browser(e.session("id-1")).bootstrap()        // another session, another browser
+	other := e.browser(e.session("id-1")).bootstrap()         // another session, another browser
 	sameBrowser := &browser{e: e, session: e.session("id-1")} // another session in this browser
 	sameBrowser.csrfCookie = b.csrfCookie
 	sameBrowser.bootstrap()
