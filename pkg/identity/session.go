@@ -109,7 +109,7 @@ func (v *Verifier) Audience() string { return v.audience }
 
 // parse verifies a token's signature with the pinned algorithm and its
 // registered claims: issuer, audience, expiry (required, with Leeway), iat
-// (required, not in the future), and its typ.
+// (required, not in the future), and its typ; base64 must be canonical.
 func (v *Verifier) parse(ctx context.Context, raw string, claims jwt.Claims, typ string) error {
 	p := jwt.NewParser(
 		jwt.WithValidMethods([]string{v.alg}),
@@ -118,6 +118,7 @@ func (v *Verifier) parse(ctx context.Context, raw string, claims jwt.Claims, typ
 		jwt.WithLeeway(Leeway),
 		jwt.WithIssuedAt(),
 		jwt.WithTimeFunc(v.now),
+		jwt.WithStrictDecoding(),
 	)
 	tok, err := p.ParseWithClaims(raw, claims, v.keys.keyfunc(ctx))
 	if errors.Is(err, ErrUnavailable) {

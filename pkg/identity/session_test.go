@@ -14,7 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identitytest"
 )
 
-func verifier(t *testing.T, idp *identitytest.Server) *identity.Verifier {
+func verifier(t testing.TB, idp *identitytest.Server) *identity.Verifier {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string { return idp.Env()[k] })
 	if err != nil {

@@ -199,6 +199,7 @@ func TestWriteChecks(t *testing.T) {
 		"Origin with a path": func(h http.Header) { h.Set("Origin", publicBase+"/") },
 		"cross-site":         func(h http.Header) { h.Set("Sec-Fetch-Site", "cross-site") },
 		"same-site":          func(h http.Header) { h.Set("Sec-Fetch-Site", "same-site") },
+		"two Origins":        func(h http.Header) { h.Add("Origin", "https://evil.example") },
 	} {
 		resp, rb := b.post(create, body, edit)
 		wantError(t, name, resp, rb, 403, errInvalidOrigin)

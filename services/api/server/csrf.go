@@ -123,6 +123,9 @@ func (s *Server) checkOrigin(c echo.Context) error {
 	if site := h.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
 		return invalidOrigin("A write must come from this service's own pages (Sec-Fetch-Site: " + site + ").")
 	}
+	if len(h.Values(echo.HeaderOrigin)) > 1 {
+		return invalidOrigin("A write carries one Origin header.")
+	}
 	switch o := h.Get(echo.HeaderOrigin); o {
 	case "":
 		return invalidOrigin("A write needs the Origin header of this service's own pages.")

@@ -1,7 +1,8 @@
 // Package server is the HTTP API of OKF Index: the route table, the handlers,
 // query validation, error mapping and the middleware. Handlers parse the
 // request, call pkg/store and encode the answer; the server holds no SQL and
-// no business rules, and it never calls out to the network.
+// no business rules, and it never calls out to the network (the full
+// variant's identity keys are fetched by pkg/identity).
 //
 // Absolute URLs in answers (a card's api, a page's next, the index's
 // base_url, the OpenAPI servers) come only from the configured public base
