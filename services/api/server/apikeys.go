@@ -132,13 +132,20 @@ func parseKeyRevoke(b []byte) (string, error) {
 	return id, nil
 }
 
-// readKeyBody reads a key write's body, at most maxKeyBody bytes.
-func readKeyBody(c echo.Context) ([]byte, error) {
+// keyWrite runs the checks of a key write (sessionWrite), then reads its
+// body, at most maxKeyBody bytes, and decodes it with parse.
+func keyWrite[T any](s *Server, c echo.Context, parse func([]byte) (T, error)) (*identity.Session, T, error) {
+	var in T
+	sess, err := s.sessionWrite(c, true)
+	if err != nil {
+		return nil, in, err
+	}
 	b, err := io.ReadAll(io.LimitReader(c.Request().Body, maxKeyBody+1))
 	if err != nil || len(b) > maxKeyBody {
-		return nil, invalidRequest(fmt.Sprintf("The body could not be read or is over %d bytes.", maxKeyBody))
+		return nil, in, invalidRequest(fmt.Sprintf("The body could not be read or is over %d bytes.", maxKeyBody))
 	}
-	return b, nil
+	in, err = parse(b)
+	return sess, in, err
 }
 
 // listKeys answers GET /api/account/keys: the caller's keys in this
@@ -168,15 +175,7 @@ func (s *Server) listKeys(c echo.Context) error {
 // key the owner or admin role with this product enabled and a second
 // factor, then the limit of live keys (kept by the store).
 func (s *Server) createKey(c echo.Context) error {
-	sess, err := s.sessionWrite(c, true)
-	if err != nil {
-		return err
-	}
-	b, err := readKeyBody(c)
-	if err != nil {
-		return err
-	}
-	in, err := parseKeyCreate(b)
+	sess, in, err := keyWrite(s, c, parseKeyCreate)
 	if err != nil {
 		return err
 	}
@@ -233,15 +232,7 @@ func organizationMayCreate(sess *identity.Session, orgID, product string) error 
 // revokeKey answers POST /api/account/keys/revoke; revoking again is
 // harmless, and a key of another account is key_not_found.
 func (s *Server) revokeKey(c echo.Context) error {
-	sess, err := s.sessionWrite(c, true)
-	if err != nil {
-		return err
-	}
-	b, err := readKeyBody(c)
-	if err != nil {
-		return err
-	}
-	id, err := parseKeyRevoke(b)
+	sess, id, err := keyWrite(s, c, parseKeyRevoke)
 	if err != nil {
 		return err
 	}
