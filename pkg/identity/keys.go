@@ -20,11 +20,15 @@ import (
 // caller's session is neither valid nor invalid; it must be kept as it is.
 var ErrUnavailable = errors.New("identity: keys unavailable")
 
-// JWKS refresh settings: hourly, and on a token whose kid is unknown at most
-// every unknownKIDEvery, never waiting for the limiter inside a request.
+// JWKS refresh settings: hourly in the background (each fetch up to
+// fetchTimeout), and on a token whose kid is unknown at most every
+// unknownKIDEvery. That refresh runs inside a request: it waits for the
+// limiter and fetches within unknownKIDWait (keyfunc bounds both with one
+// deadline), else the token's key is simply not found.
 const (
 	refreshInterval = time.Hour
 	unknownKIDEvery = 10 * time.Second
+	unknownKIDWait  = 2 * time.Second
 	fetchTimeout    = 5 * time.Second
 )
 
@@ -58,7 +62,7 @@ func NewKeySource(ctx context.Context, auth config.Auth, log *slog.Logger) (*Key
 			HTTPTimeout:       fetchTimeout,
 			RefreshInterval:   refreshInterval,
 			RefreshUnknownKID: rate.NewLimiter(rate.Every(unknownKIDEvery), 1),
-			RateLimitWaitMax:  time.Millisecond,
+			RateLimitWaitMax:  unknownKIDWait,
 			RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
 				return func(ctx context.Context, err error) {
 					log.WarnContext(ctx, "identity: JWKS fetch failed", "url", u, "error", err.Error())

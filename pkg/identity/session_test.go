@@ -134,7 +134,7 @@ func TestKeysUnavailable(t *testing.T) {
 		t.Fatalf("not configured: %v", err)
 	}
 	idp.SetDown(false)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(40 * time.Second)
 	for {
 		_, err := v.Session(t.Context(), tok)
 		if err == nil {

@@ -130,7 +130,7 @@ func TestAuthUnavailable(t *testing.T) {
 		t.Errorf("anonymous bootstrap: %d", resp.StatusCode)
 	}
 	idp.SetDown(false)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(40 * time.Second)
 	for {
 		if resp, _ := b.get("/api/me"); resp.StatusCode == 200 {
 			break
