@@ -48,6 +48,10 @@ type Config struct {
 	X402Facilitator string // X402_FACILITATOR_URL
 	X402Mode        string // X402_MODE: live or dev
 
+	// Auth is how the full variant verifies the house's global session and
+	// the identity service's signed events (auth.go).
+	Auth Auth
+
 	// ShutdownDelay (SHUTDOWN_DELAY, a Go duration, 0 to 60s) is how long
 	// the API keeps serving after SIGTERM while its readiness already
 	// fails, so a load balancer stops sending it traffic before its
@@ -104,6 +108,7 @@ func Load(getenv func(string) string) (Config, error) {
 		X402Mode:        or(getenv("X402_MODE"), DefaultX402Mode),
 		PGBin:           getenv("PG_BIN"),
 	}
+
 	if c.DatabaseReadURL == "" {
 		c.DatabaseReadURL = c.DatabaseURL
 	}
@@ -142,6 +147,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
+	}
+	if c.Auth, err = loadAuth(getenv); err != nil {
+		return Config{}, err
 	}
 	if err := loadClients(getenv, &c); err != nil {
 		return Config{}, err

@@ -24,6 +24,8 @@ Usage:
   okfctl lint [flags] PATH            show the card a root index.md (or bundle directory) yields
   okfctl run [flags]                  start the whole service locally (what make run does)
   okfctl smoke [flags] BASE_URL       check every public route of a deployment (exit 1 on a failure)
+  okfctl session mint [flags]         print a development session JWT (full variant, development key only)
+  okfctl session event [flags] TYPE   print a signed identity event (password-changed, sessions-ended, picture-changed)
   okfctl version                      print the build
 
 Run "okfctl COMMAND -h" for a command's flags.
@@ -61,6 +63,8 @@ func main() {
 		if err == nil {
 			os.Exit(code)
 		}
+	case "session":
+		err = sessionCmd(args, os.Getenv, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(build)
 	case "-h", "--help", "help":

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/pgcluster"
 	"github.com/okfindex/okf-index/pkg/store"
 )
@@ -77,6 +78,20 @@ func runCmd(ctx context.Context, args []string) error {
 	}
 
 	env := append(os.Environ(), "DATABASE_URL="+dbURL)
+	if cfg.Full() && !cfg.Auth.Configured() {
+		// No identity keys configured: trust the development key, so that
+		// okfctl session mint's sessions work (README, "Accounts by hand").
+		signer, jwks, err := identity.EnsureDevKey(filepath.Join(*dataDir, devIdentityDir))
+		if err != nil {
+			return fmt.Errorf("development identity key: %w", err)
+		}
+		abs, err := filepath.Abs(jwks)
+		if err != nil {
+			return err
+		}
+		env = append(env, "AUTH_KEY_FILE="+abs, "AUTH_ALG="+signer.Alg())
+		fmt.Printf("full variant: sessions are verified with the development key %s (okfctl session mint)\n", abs)
+	}
 	if cfg.DatabaseReadURL == cfg.DatabaseURL {
 		env = append(env, "DATABASE_READ_URL="+dbURL)
 	}

@@ -66,6 +66,9 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 		if marked != r.Full {
 			t.Errorf("%s %s: Full %v, document mark %v", r.Method, r.Path, r.Full, marked)
 		}
+		if noCORS := op.Extensions[corsKey] == false; noCORS != r.Session {
+			t.Errorf("%s %s: Session %v, document x-cors false %v", r.Method, r.Path, r.Session, noCORS)
+		}
 	}
 }
 
@@ -121,14 +124,20 @@ func TestAPIIndex(t *testing.T) {
 			// Every listed endpoint answers (the card with a 404 for an unknown
 			// id; the ping routes, called without their input, with a 400; the
 			// MCP endpoint, without a JSON body, with a 415; client error
-			// reports with their 204).
+			// reports with their 204; the account routes, without a session,
+			// with their 401, or 403 for a write without an Origin; an
+			// identity event without a body with a 400).
+			refusedAccount := map[string]int{"/api/auth/events": 400, "/api/auth/logout": 403,
+				"/api/account/keys/create": 403, "/api/account/keys/revoke": 403}
 			for _, e := range idx.Endpoints {
 				path := strings.Replace(e.Path, "{id}", "no-such-id", 1)
 				path = strings.Replace(path, "{arquivo}", "index.md", 1)
 				if resp, _ := a.do(e.Method, path, nil); resp.StatusCode != 200 && !(strings.Contains(e.Path, "{id}") && resp.StatusCode == 404) &&
 					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) &&
 					!(e.Path == "/mcp" && resp.StatusCode == http.StatusUnsupportedMediaType) &&
-					!(e.Path == "/api/erro-cliente" && resp.StatusCode == http.StatusNoContent) {
+					!(e.Path == "/api/erro-cliente" && resp.StatusCode == http.StatusNoContent) &&
+					!((strings.HasPrefix(e.Path, "/api/account") || e.Path == "/api/me") && resp.StatusCode == 401) &&
+					resp.StatusCode != refusedAccount[e.Path] {
 					t.Errorf("%s %s: %d", e.Method, path, resp.StatusCode)
 				}
 			}
@@ -226,6 +235,14 @@ func TestCORS(t *testing.T) {
 				"Access-Control-Request-Headers": {"X-Custom, Content-Type"},
 			})
 			h := resp.Header
+			if r.Session {
+				// No CORS at all: the preflight names the methods, grants nothing.
+				if resp.StatusCode != 204 || h.Get("Access-Control-Allow-Origin") != "" || h.Get("Access-Control-Allow-Methods") != "" ||
+					!strings.Contains(h.Get("Allow"), r.Method) {
+					t.Errorf("%s preflight %s: %d %v", variant, path, resp.StatusCode, h)
+				}
+				continue
+			}
 			allowed := h.Get("Access-Control-Allow-Methods")
 			if resp.StatusCode != 204 || len(body) != 0 || h.Get("Access-Control-Allow-Origin") != "*" ||
 				!strings.Contains(allowed, r.Method) ||

@@ -49,7 +49,7 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer, routes routesByPat
 				return fmt.Errorf("panic: %w\n%s", err, stack)
 			},
 		}),
-		cors,
+		cors(routes),
 		limitRequestHead,
 		timeout,
 	)
@@ -125,30 +125,53 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 // and answers the preflight OPTIONS of an existing path with 204 and the
 // methods the path allows. An OPTIONS to an unknown path is a 404 like any
 // other method. (Echo's CORS middleware sets the header only when the
-// request has an Origin, which agents do not send.)
-func cors(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set(echo.HeaderAccessControlAllowOrigin, "*")
-		if c.Request().Method != http.MethodOptions {
-			return next(c)
+// request has an Origin, which agents do not send.) A session route (its
+// row says Session) gets no CORS header at all: its preflight answers 204
+// with Allow only, which no browser takes as a grant.
+func cors(routes routesByPath) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if routes.session(c.Path()) {
+				return sessionPreflight(c, next)
+			}
+			return allowAnyOrigin(c, next)
 		}
-		// The router stores the methods of a path that exists but has no
-		// OPTIONS route; an empty value means the path is unknown.
-		allow, _ := c.Get(echo.ContextKeyHeaderAllow).(string)
-		if allow == "" {
-			return next(c)
-		}
-		h.Set(echo.HeaderAllow, allow)
-		h.Set(echo.HeaderAccessControlAllowMethods, allow)
-		if req := c.Request().Header.Get(echo.HeaderAccessControlRequestHeaders); req != "" {
-			h.Set(echo.HeaderAccessControlAllowHeaders, req)
-		} else {
-			h.Set(echo.HeaderAccessControlAllowHeaders, "Accept, Content-Type")
-		}
-		h.Set(echo.HeaderAccessControlMaxAge, corsMaxAge)
-		return c.NoContent(http.StatusNoContent)
 	}
+}
+
+// sessionPreflight answers the OPTIONS of a session route with 204 and its
+// Allow header, without CORS headers.
+func sessionPreflight(c echo.Context, next echo.HandlerFunc) error {
+	allow, _ := c.Get(echo.ContextKeyHeaderAllow).(string)
+	if c.Request().Method != http.MethodOptions || allow == "" {
+		return next(c)
+	}
+	c.Response().Header().Set(echo.HeaderAllow, allow)
+	return c.NoContent(http.StatusNoContent)
+}
+
+// allowAnyOrigin is the CORS of every other route.
+func allowAnyOrigin(c echo.Context, next echo.HandlerFunc) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderAccessControlAllowOrigin, "*")
+	if c.Request().Method != http.MethodOptions {
+		return next(c)
+	}
+	// The router stores the methods of a path that exists but has no
+	// OPTIONS route; an empty value means the path is unknown.
+	allow, _ := c.Get(echo.ContextKeyHeaderAllow).(string)
+	if allow == "" {
+		return next(c)
+	}
+	h.Set(echo.HeaderAllow, allow)
+	h.Set(echo.HeaderAccessControlAllowMethods, allow)
+	if req := c.Request().Header.Get(echo.HeaderAccessControlRequestHeaders); req != "" {
+		h.Set(echo.HeaderAccessControlAllowHeaders, req)
+	} else {
+		h.Set(echo.HeaderAccessControlAllowHeaders, "Accept, Content-Type")
+	}
+	h.Set(echo.HeaderAccessControlMaxAge, corsMaxAge)
+	return c.NoContent(http.StatusNoContent)
 }
 
 // timeout bounds the request's context by requestTimeout.

@@ -27,6 +27,9 @@ func publishedOpenAPI(baseURL string, full bool) ([]byte, error) {
 		return nil, err
 	}
 	doc["servers"] = []any{map[string]any{"url": baseURL}}
+	if full {
+		addAPIKeyRefusal(doc)
+	}
 	if !full {
 		paths, _ := doc["paths"].(map[string]any)
 		for p, item := range paths {
@@ -106,6 +109,40 @@ func keepBase(item map[string]any) int {
 }
 
 func fullOnly(v map[string]any) bool { return v[variantKey] == "full" }
+
+// Extensions of the account routes: x-cors false marks a session route
+// (no CORS headers; Route.Session), x-api-key false a route that reads no
+// API key.
+const (
+	corsKey   = "x-cors"
+	apiKeyKey = "x-api-key"
+)
+
+// addAPIKeyRefusal adds, to every operation of the full variant that reads
+// API keys (all but those marked x-api-key: false), the 401 invalid_api_key
+// of a key that is not a live key of this product: the rule is one for all
+// routes (keyauth.go), so it is written here once rather than on each
+// operation. An operation with its own 401 gets the name added to it.
+func addAPIKeyRefusal(doc map[string]any) {
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		item, _ := item.(map[string]any)
+		for _, m := range httpMethods {
+			op, ok := item[m].(map[string]any)
+			if !ok || op[apiKeyKey] == false {
+				continue
+			}
+			responses, _ := op["responses"].(map[string]any)
+			if own, ok := responses["401"].(map[string]any); ok {
+				if d, ok := own["description"].(string); ok {
+					own["description"] = d + " Or an API key that is not a live key of this product (`invalid_api_key`)."
+				}
+				continue
+			}
+			responses["401"] = map[string]any{"$ref": "#/components/responses/InvalidAPIKey"}
+		}
+	}
+}
 
 // getOpenAPI answers GET /openapi.json with the document computed at start.
 func (s *Server) getOpenAPI(c echo.Context) error {

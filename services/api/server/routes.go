@@ -26,6 +26,11 @@ type Route struct {
 	// contract keeps none of a client error report (4.4), and a visit's
 	// query tells the log nothing it needs.
 	LogPathOnly bool
+	// Session marks a route of the global session (full variant): it
+	// answers no CORS header at all (contract section 1: never
+	// Access-Control-Allow-Origin: * on a session route), and the session
+	// cookie, not an API key, says who calls.
+	Session bool
 	// Tool is the MCP tool that mirrors the route, or nil. Tools take their
 	// schemas from the route's operation, and tools/list answers them in
 	// the order of their rows.
@@ -35,8 +40,8 @@ type Route struct {
 // routeTable lists every route of both variants. Every GET also answers
 // HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
 //
-// Adding a route is a row here (Usage is required; Full, LogPathOnly and
-// Tool when they apply), its handler, and its operation in
+// Adding a route is a row here (Usage is required; Full, LogPathOnly,
+// Session and Tool when they apply), its handler, and its operation in
 // api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
 // on its route's row here.
 func (s *Server) routeTable() []Route {
@@ -68,6 +73,24 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getPricing, Usage: countedAsAPI, Tool: tools.pricing},
 		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
 			Handler: s.getBilling, Usage: countedAsAPI, Tool: tools.billing},
+		{Method: http.MethodGet, Path: "/api/auth/bootstrap", Summary: "CSRF token and view context of this browser and session", Full: true,
+			Handler: s.getBootstrap, Usage: notCounted, Session: true},
+		{Method: http.MethodGet, Path: "/api/me", Summary: "The session's user", Full: true,
+			Handler: s.getMe, Usage: notCounted, Session: true},
+		{Method: http.MethodGet, Path: "/api/account/profile", Summary: "The session user's profile", Full: true,
+			Handler: s.getProfile, Usage: notCounted, Session: true},
+		{Method: http.MethodGet, Path: "/api/account/avatar", Summary: "The session user's own picture (WebP)", Full: true,
+			Handler: s.getAvatar, Usage: notCounted, Session: true},
+		{Method: http.MethodPost, Path: "/api/auth/logout", Summary: "End this product's session", Full: true,
+			Handler: s.postLogout, Usage: notCounted, Session: true},
+		{Method: http.MethodGet, Path: "/api/account/keys", Summary: "The session user's API keys", Full: true,
+			Handler: s.listKeys, Usage: notCounted, Session: true},
+		{Method: http.MethodPost, Path: "/api/account/keys/create", Summary: "Create an API key", Full: true,
+			Handler: s.createKey, Usage: notCounted, Session: true},
+		{Method: http.MethodPost, Path: "/api/account/keys/revoke", Summary: "Revoke an API key", Full: true,
+			Handler: s.revokeKey, Usage: notCounted, Session: true},
+		{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
+			Handler: s.postIdentityEvent, Usage: notCounted},
 		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
 			Handler: s.serveMCP, Usage: countedAsMCP},
 		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",
@@ -147,6 +170,18 @@ func (byPath routesByPath) row(method, echoPath string) (Route, bool) {
 		}
 	}
 	return Route{}, false
+}
+
+// session reports whether an Echo route path is a session route, whatever
+// the method, so that a preflight or a refused method gets no CORS header
+// either.
+func (byPath routesByPath) session(echoPath string) bool {
+	for _, r := range byPath[echoPath] {
+		if r.Session {
+			return true
+		}
+	}
+	return false
 }
 
 // logPathOnly reports whether requests to an Echo route path are logged

@@ -1,7 +1,8 @@
 // Package server is the HTTP API of OKF Index: the route table, the handlers,
 // query validation, error mapping and the middleware. Handlers parse the
 // request, call pkg/store and encode the answer; the server holds no SQL and
-// no business rules, and it never calls out to the network.
+// no business rules, and it never calls out to the network (the full
+// variant's identity keys are fetched by pkg/identity).
 //
 // Absolute URLs in answers (a card's api, a page's next, the index's
 // base_url, the OpenAPI servers) come only from the configured public base
@@ -68,6 +69,8 @@ type Server struct {
 	usage        *usage.Counter
 	metricsCache metricsCache // GET /api/metrics
 	reports      *clientreport.Reporter
+	accounts     *accounts          // full variant: sessions, CSRF, API keys
+	keyUses      keyUses            // when this process last wrote each key's last use
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
 
@@ -100,6 +103,19 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		build:   build,
 	}
 	var err error
+	// loops ends the background work: the usage and report loops, and the
+	// refresh of the identity keys.
+	loops, stop := context.WithCancel(context.Background())
+	defer func() {
+		if s.stop == nil { // New failed
+			stop()
+		}
+	}()
+	if s.full {
+		if s.accounts, err = newAccounts(loops, opts.Config, log); err != nil {
+			return nil, fmt.Errorf("server: accounts: %w", err)
+		}
+	}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	now := opts.Now
@@ -140,7 +156,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HTTPErrorHandler = handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(withClient(opts.Config.TrustedProxyHeader))
-	e.Use(s.countUsage)
+	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.echoPath(), r.Handler)
 		if r.Method == http.MethodGet {
@@ -149,7 +165,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.echo = e
 
-	loops, stop := context.WithCancel(context.Background())
 	s.stop, s.stopped = stop, make(chan struct{})
 	go func() {
 		defer close(s.stopped)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 )
 
@@ -63,6 +64,9 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		route, ok := s.byPath.row(req.Method, c.Path())
 		if !ok {
 			return err
+		}
+		if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
+			s.usage.Add(keyUsageMetric(k), 1)
 		}
 		switch route.Usage {
 		case countedAsMCP:

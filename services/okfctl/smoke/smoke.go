@@ -97,8 +97,18 @@ type response struct {
 }
 
 // call sends one marked request to a path of the deployment (or to an
-// absolute URL under it).
+// absolute URL under it); the answer must carry Access-Control-Allow-Origin: *.
 func (s *suite) call(ctx context.Context, method, path string, body io.Reader, header map[string]string) (response, error) {
+	return s.send(ctx, method, path, body, header, true)
+}
+
+// callSession is call for a session route of the full variant, whose
+// answer must carry no CORS header.
+func (s *suite) callSession(ctx context.Context, method, path string, body io.Reader, header map[string]string) (response, error) {
+	return s.send(ctx, method, path, body, header, false)
+}
+
+func (s *suite) send(ctx context.Context, method, path string, body io.Reader, header map[string]string, cors bool) (response, error) {
 	url := path
 	if !strings.HasPrefix(path, "http") {
 		url = s.base + path
@@ -121,8 +131,8 @@ func (s *suite) call(ctx context.Context, method, path string, body io.Reader, h
 	if err != nil {
 		return response{}, fmt.Errorf("reading the answer: %w", err)
 	}
-	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
-		return response{}, fmt.Errorf("Access-Control-Allow-Origin is %q, want *", got)
+	if got, want := resp.Header.Get("Access-Control-Allow-Origin"), map[bool]string{true: "*"}[cors]; got != want {
+		return response{}, fmt.Errorf("Access-Control-Allow-Origin is %q, want %q", got, want)
 	}
 	return response{resp.StatusCode, resp.Header, b}, nil
 }

@@ -84,8 +84,10 @@ func TestSmokePasses(t *testing.T) {
 					t.Errorf("no check %q", want)
 				}
 			}
-			if got := names["GET /api/pricing"]; got != (variant == config.VariantFull) {
-				t.Errorf("pricing checked: %v on %s", got, variant)
+			for _, full := range []string{"GET /api/pricing", "GET /api/auth/bootstrap", "GET /api/me (no session)", "GET /api/bundles (unknown API key)"} {
+				if got := names[full]; got != (variant == config.VariantFull) {
+					t.Errorf("%s checked: %v on %s", full, got, variant)
+				}
 			}
 			// The smoke traffic counted nothing.
 			time.Sleep(1200 * time.Millisecond) // past a usage flush

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/identity"
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// identityEventsPath is where the identity service pushes its events.
+const identityEventsPath = "/api/auth/events"
+
+// maxEventBody caps an event: a 64 KiB picture in base64 and its claims.
+const maxEventBody = 128 << 10
+
+// EventAck is the answer of an accepted event; applied is false for an
+// event already received (by its jti), which changes nothing again.
+type EventAck struct {
+	OK      bool `json:"ok"`
+	Applied bool `json:"applied"`
+}
+
+// postIdentityEvent answers POST /api/auth/events: the identity service
+// pushes a Security Event Token (RFC 8417; typ secevent+jwt, the body
+// itself, as in RFC 8935) signed with the same keys as its sessions.
+//
+//   - password-changed and sessions-ended end every session of the identity
+//     issued before the event, here, and make every API key of the identity
+//     inactive (contract 3.3);
+//   - picture-changed replaces the identity's picture (GET
+//     /api/account/avatar), or removes it.
+func (s *Server) postIdentityEvent(c echo.Context) error {
+	b, err := io.ReadAll(io.LimitReader(c.Request().Body, maxEventBody+1))
+	if err != nil {
+		return invalidEvent("The body could not be read.")
+	}
+	if len(b) > maxEventBody {
+		return pingError(http.StatusRequestEntityTooLarge, errBodyTooLarge, "", fmt.Sprintf("The body is over %d bytes.", maxEventBody))
+	}
+	ev, err := s.accounts.verifier.Event(c.Request().Context(), strings.TrimSpace(string(b)))
+	if errors.Is(err, identity.ErrUnavailable) {
+		return accountError(http.StatusServiceUnavailable, errAuthUnavailable,
+			"The identity service's keys cannot be reached and none are cached; send the event again later.")
+	}
+	if err != nil {
+		return invalidEvent("The body is not a valid identity event of this product: " + strings.TrimPrefix(err.Error(), "identity: invalid token: "))
+	}
+	change := store.IdentityEvent{JTI: ev.ID, IdentityID: ev.IdentityID, Kind: ev.Type, At: ev.IssuedAt}
+	switch ev.Type {
+	case identity.EventPasswordChanged, identity.EventSessionsEnded:
+		change.EndSessions, change.StopKeys = true, true
+	case identity.EventPictureChanged:
+		change.SetAvatar, change.Avatar = true, ev.Picture
+	}
+	applied, err := s.store.ApplyIdentityEvent(c.Request().Context(), change)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusAccepted, EventAck{OK: true, Applied: applied})
+}
+
+func invalidEvent(message string) error {
+	return accountError(http.StatusBadRequest, errInvalidEvent, message)
+}

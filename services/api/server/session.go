@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/identity"
+)
+
+// The global session (contract section 5): a JWT of the house's identity
+// service in the __Host-house-auth cookie, verified by pkg/identity and
+// checked against the sessions ended here or at the house (pkg/store).
+
+// sessionCookie is the cookie of the house's global session.
+const sessionCookie = "__Host-house-auth"
+
+// accounts is what the full variant's account routes share.
+type accounts struct {
+	verifier *identity.Verifier
+	product  string // this product's id: the audience and product of its sessions
+	origin   string // the exact Origin of a write: PUBLIC_BASE_URL's scheme and host
+	csrfKey  []byte // signs CSRF cookies and tokens
+}
+
+// newAccounts loads the identity keys (a JWKS URL's are refreshed until ctx
+// ends) and the CSRF key: AUTH_CSRF_SECRET, or a random key of this process.
+func newAccounts(ctx context.Context, cfg config.Config, log *slog.Logger) (*accounts, error) {
+	keys, err := identity.NewKeySource(ctx, cfg.Auth, log)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.Auth.Configured() {
+		log.Warn("full variant without AUTH_JWKS_URL or AUTH_KEY_FILE: sessions cannot be verified; account routes answer auth_unavailable")
+	}
+	u, err := url.Parse(cfg.PublicBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	key := []byte(cfg.Auth.CSRFSecret)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
+	return &accounts{
+		verifier: identity.NewVerifier(keys, cfg.Auth, nil),
+		product:  cfg.Auth.Audience,
+		origin:   u.Scheme + "://" + u.Host,
+		csrfKey:  key,
+	}, nil
+}
+
+// currentSession returns the request's session, or nil when it carries
+// none or one that is not a valid, live session of this product. The error
+// is auth_unavailable when the keys cannot be had (the session is then
+// neither accepted nor refused), or a failure of the database.
+func (s *Server) currentSession(c echo.Context) (*identity.Session, error) {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil || ck.Value == "" {
+		return nil, nil
+	}
+	ctx := c.Request().Context()
+	sess, err := s.accounts.verifier.Session(ctx, ck.Value)
+	switch {
+	case errors.Is(err, identity.ErrUnavailable):
+		return nil, authUnavailable()
+	case err != nil:
+		return nil, nil
+	}
+	revoked, err := s.store.SessionRevoked(ctx, sess.ProductID, sess.SessionID, sess.IdentityID, sess.IssuedAt)
+	if err != nil || revoked {
+		return nil, err
+	}
+	return &sess, nil
+}
+
+// requireSession is currentSession with no session an invalid_session.
+func (s *Server) requireSession(c echo.Context) (*identity.Session, error) {
+	sess, err := s.currentSession(c)
+	if err == nil && sess == nil {
+		err = invalidSession()
+	}
+	return sess, err
+}
+
+// noStore marks an answer of a session route: never cached, and varying
+// with the cookies.
+func noStore(c echo.Context) {
+	h := c.Response().Header()
+	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Add(echo.HeaderVary, "Cookie")
+}
+
+// clearCookie removes a host-only cookie.
+func clearCookie(c echo.Context, name string) {
+	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+}
