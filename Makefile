@@ -59,7 +59,7 @@ fuzz:
 # long ones. A new fault run is a TestFault function in a package of
 # FAULT_PKGS. Then the HTTP fuzz from api/openapi.json, HTTP_FUZZ_N
 # requests a variant.
-FAULT_PKGS ?= ./services/faults/ ./pkg/store/
+FAULT_PKGS ?= ./services/faults/ ./pkg/store/ ./services/worker/worker/
 HTTP_FUZZ_N ?= 20000
 faults:
 	@scripts/ensure-postgres.sh
