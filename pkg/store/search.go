@@ -124,8 +124,8 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	if err == nil {
 		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) { return scanBundle(r) })
 	}
-	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "57014" && ctx.Err() == nil {
-		return nil, ErrSearchTimeout // query_canceled by statement_timeout
+	if stoppedByReadTimeout(ctx, err) {
+		return nil, ErrSearchTimeout
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
@@ -304,4 +304,12 @@ func conceptQuery(c string) string {
 		words[i] = "'" + w + "':*CD" // letters and digits only: nothing to escape
 	}
 	return strings.Join(words, " <-> ")
+}
+
+// stoppedByReadTimeout reports whether err is a statement canceled by the
+// read pool's statement_timeout (query_canceled while the caller still
+// waits), not by the caller going away.
+func stoppedByReadTimeout(ctx context.Context, err error) bool {
+	pgErr := (*pgconn.PgError)(nil)
+	return errors.As(err, &pgErr) && pgErr.Code == "57014" && ctx.Err() == nil
 }

@@ -23,6 +23,9 @@ func (s *Store) excludesItself(ctx context.Context, q string) (bool, error) {
 	}
 	var tsq string
 	if err := s.read.QueryRow(ctx, `SELECT websearch_to_tsquery('simple', $1)::text`, q).Scan(&tsq); err != nil {
+		if stoppedByReadTimeout(ctx, err) {
+			return false, ErrSearchTimeout
+		}
 		return false, fmt.Errorf("store: read q: %w", err)
 	}
 	return contradicts(tsq), nil
