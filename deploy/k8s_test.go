@@ -35,7 +35,7 @@ var overlays = []struct {
 // keys they may read from it; DATABASE_URL alone is required.
 const secretName = "okf-index-secrets"
 
-var secretKeys = []string{"DATABASE_URL", "DATABASE_READ_URL", "GITHUB_TOKEN", "METRICS_TOKEN"}
+var secretKeys = []string{"DATABASE_URL", "DATABASE_READ_URL", "GITHUB_TOKEN", "METRICS_TOKEN", "AUTH_CSRF_SECRET"}
 
 // manifest is one overlay rendered.
 type manifest struct{ objs []Object }
