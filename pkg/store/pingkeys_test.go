@@ -70,8 +70,13 @@ func TestFaultPingCapAcrossMidnight(t *testing.T) {
 	defer st.Close()
 
 	const hosts, perHost, size = 5, 60, 10 // 600 URLs a host, 3 caps' worth
-	var accepted [hosts]atomic.Int64
-	var done atomic.Int64
+	// Each host sends until 21 of its submissions (210 URLs, past the cap)
+	// were answered before midnight, then waits for it; midnight passes
+	// once every host got there, while the other submissions are still in
+	// flight, and the rest (at least 370 URLs a host) comes after.
+	const beforeMidnight = 21
+	var accepted, answered [hosts]atomic.Int64
+	var ready atomic.Int64
 	flipped := make(chan struct{})
 	var wg sync.WaitGroup
 	for h := range hosts {
@@ -79,6 +84,9 @@ func TestFaultPingCapAcrossMidnight(t *testing.T) {
 		for g := range 3 { // three submitters a host
 			wg.Go(func() {
 				for i := g; i < perHost; i += 3 {
+					if answered[h].Load() >= beforeMidnight {
+						<-flipped
+					}
 					_, err := st.AcceptPing(ctx, host, testPingKey, pingURLs(host, i*size, size), noEnqueue)
 					switch {
 					case err == nil:
@@ -86,7 +94,7 @@ func TestFaultPingCapAcrossMidnight(t *testing.T) {
 					case !errors.Is(err, store.ErrPingDailyCap):
 						t.Error(err)
 					}
-					if done.Add(1) == hosts*perHost*2/5 { // 24 of 60 a host: at least 240 URLs tried
+					if answered[h].Add(1) == beforeMidnight && ready.Add(1) == hosts {
 						clk.Advance(5 * time.Second) // midnight passes mid-burst
 						close(flipped)
 					}
@@ -95,7 +103,6 @@ func TestFaultPingCapAcrossMidnight(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	<-flipped
 
 	pool, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
