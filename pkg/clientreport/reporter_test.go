@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/logging/logtest"
 )
 
@@ -21,34 +22,16 @@ const chromeUA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (
 // t0 is the start of a window (whole minute).
 var t0 = time.Date(2026, 3, 14, 15, 9, 0, 0, time.UTC)
 
-// fakeClock is a clock tests move by hand; safe for concurrent use.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
-
 // harness is a Reporter logging JSON into a buffer, on a fake clock.
 type harness struct {
 	*Reporter
-	clock *fakeClock
+	clock *clocktest.Clock
 	out   *logtest.Buffer
 }
 
 func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
-	h := &harness{clock: &fakeClock{t: t0}, out: &logtest.Buffer{}}
+	h := &harness{clock: clocktest.New(t0), out: &logtest.Buffer{}}
 	opts.Now = h.clock.Now
 	h.Reporter = New(slog.New(slog.NewJSONHandler(h.out, nil)), opts)
 	return h

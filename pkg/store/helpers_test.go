@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
@@ -16,30 +16,13 @@ import (
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
-// clock is a test clock that moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock {
-	return &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newClock is a test clock at 2026-03-01 12:00 UTC that moves only when told.
+func newClock() *clocktest.Clock {
+	return clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // newStore opens a Store on a fresh database with a test clock.
-func newStore(t *testing.T) (*store.Store, *clock) {
+func newStore(t *testing.T) (*store.Store, *clocktest.Clock) {
 	t.Helper()
 	clk := newClock()
 	s, err := store.Open(context.Background(), store.Config{URL: storetest.NewDatabase(t), Now: clk.Now})

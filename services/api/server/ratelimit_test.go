@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 )
@@ -41,26 +41,8 @@ func TestClientOf(t *testing.T) {
 	}
 }
 
-// testClock is a clock the tests move by hand.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 func TestClientLimiter(t *testing.T) {
-	clk := &testClock{t: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
 	l := newClientLimiter(6, clk.Now) // one every 10 s, burst 6
 	a, b := netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("192.0.2.2/32")
 	for i := range 6 {
@@ -106,7 +88,7 @@ func TestRetryAfterSeconds(t *testing.T) {
 // apart, submit_bundles shares the limit, and the wait announced is enough.
 func TestPingRateLimit(t *testing.T) {
 	t.Parallel()
-	clk := &testClock{t: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
 	a := newAPIWithClock(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase,
 		"PING_RATE_PER_MINUTE": "3", "TRUSTED_PROXY_HEADER": "X-Forwarded-For"}, clk.Now)
 	h := "docs.example"
