@@ -49,10 +49,35 @@ var listingHeadings = map[string]bool{
 	"knowledge bundle contents": true,
 }
 
+// localizedListingHeadings are listing headings in other languages, as
+// generators write them (Dateien, Archivos, Fichiers, Arquivos, File, 文件,
+// 文件列表, ファイル, 파일 and their kin for contents, index and folders).
+// A heading that is only such a word is no name, as in English. They are
+// stored as written and lowered by init.
+var localizedListingHeadings = []string{
+	// German, Dutch
+	"Dateien", "Inhalt", "Inhaltsverzeichnis", "Verzeichnis", "Verzeichnisse", "Ordner", "Bestanden", "Inhoud", "Mappen",
+	// Spanish, Portuguese, Italian, Catalan
+	"Archivos", "Contenido", "Contenidos", "Índice", "Carpetas", "Arquivos", "Conteúdo", "Sumário", "Pastas",
+	"File", "Indice", "Contenuti", "Cartelle", "Fitxers",
+	// French
+	"Fichiers", "Sommaire", "Table des matières", "Dossiers", "Répertoires",
+	// Polish, Czech, Turkish, Russian, Ukrainian
+	"Pliki", "Spis treści", "Soubory", "Obsah", "Dosyalar", "İçindekiler", "Файлы", "Содержание", "Файли", "Зміст",
+	// Chinese, Japanese, Korean
+	"文件", "文件列表", "目录", "目錄", "文件夹", "檔案", "檔案列表", "ファイル", "ファイル一覧", "目次", "파일", "파일 목록", "목차",
+}
+
+func init() {
+	for _, h := range localizedListingHeadings {
+		listingHeadings[strings.ToLower(h)] = true
+	}
+}
+
 // isListingHeading reports whether a title is a listing heading.
 func isListingHeading(title string) bool {
 	t := strings.ToLower(collapseSpace(title))
-	t = strings.TrimRight(t, ":. ")
+	t = strings.TrimRight(t, ":.： ")
 	return listingHeadings[t]
 }
 

@@ -81,6 +81,30 @@ func TestListingHeadingFallsBack(t *testing.T) {
 	}
 }
 
+// Real generators write the listing heading in their user's language; a
+// heading that is only such a word falls back to the owner/repo · dir name,
+// as the English ones do. Named cases, one per language family the issue
+// saw, plus case, a trailing colon (ASCII and full-width) and the Turkish
+// dotted capital.
+func TestLocalizedListingHeadings(t *testing.T) {
+	for _, h1 := range []string{
+		"Dateien", "Archivos", "Fichiers", "Arquivos", "File", "文件", "文件列表", "ファイル", "파일",
+		"Inhaltsverzeichnis", "Table des matières", "Índice", "Sumário", "目录", "目次", "파일 목록",
+		"DATEIEN", "archivos:", "ファイル：", "İçindekiler", "Содержание",
+	} {
+		card := parseBody(t, "# "+h1+"\n\n- [A](a.md)\n")
+		if card.Name != "example.com · kb/okf" || !card.NameFellBack {
+			t.Errorf("%q: name = %q (fell back %v), want the fallback name", h1, card.Name, card.NameFellBack)
+		}
+	}
+	// A title in another language that is not only a listing word stays.
+	for _, h1 := range []string{"Dateien des Projekts Kiel", "Archivos de la biblioteca", "文件管理指南", "ファイル形式の手引き"} {
+		if card := parseBody(t, "# "+h1+"\n"); card.Name != h1 || card.NameFellBack {
+			t.Errorf("%q: name = %q, want it kept", h1, card.Name)
+		}
+	}
+}
+
 func TestTitleListingHeadingGivesWayToH1(t *testing.T) {
 	card := mustParse(t, "---\nokf_version: 0.1\ntitle: Index\n---\n# Real name\n")
 	if card.Name != "Real name" || card.NameFellBack {
