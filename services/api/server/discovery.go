@@ -74,10 +74,9 @@ func (s *Server) getAgentCard(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.agentCard)
 }
 
-// getAPICatalog answers GET and HEAD /.well-known/api-catalog (RFC 9727),
-// with the Link header that names the catalog.
+// getAPICatalog answers GET and HEAD /.well-known/api-catalog (RFC 9727).
+// Every answer's Link header names the catalog (links.go).
 func (s *Server) getAPICatalog(c echo.Context) error {
-	c.Response().Header().Set("Link", "<"+s.baseURL+"/.well-known/api-catalog>; rel=\"api-catalog\"")
 	return c.Blob(http.StatusOK, mimeLinkset, s.docs.apiCatalog)
 }
 
