@@ -33,6 +33,7 @@ type discoveryDocs struct {
 	apiCatalog  []byte
 	apisJSON    []byte
 	x402        []byte
+	serverCard  []byte
 	llms        string
 	llmsFull    string
 	okf         map[string]string
@@ -53,6 +54,9 @@ func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 		return nil, err
 	}
 	if d.x402, err = marshal(s.x402Manifest()); err != nil {
+		return nil, err
+	}
+	if d.serverCard, err = marshal(s.serverCard(s.mcpListed)); err != nil {
 		return nil, err
 	}
 	d.llms = api.Expand(api.LLMs, s.baseURL)

@@ -71,10 +71,13 @@ func (s *Server) apiCatalog() map[string]any {
 			"status":       link(s.baseURL+"/api/health", "application/json"),
 		},
 		{
-			"anchor":       s.baseURL + "/mcp",
-			"service-doc":  link(s.baseURL+"/okf/api.md", "text/markdown"),
-			"service-meta": link(s.baseURL+"/.well-known/agent-card.json", "application/json"),
-			"status":       link(s.baseURL+"/api/health", "application/json"),
+			"anchor":      s.baseURL + "/mcp",
+			"service-doc": link(s.baseURL+"/okf/api.md", "text/markdown"),
+			"service-meta": []map[string]string{
+				{"href": s.baseURL + "/.well-known/agent-card.json", "type": "application/json"},
+				{"href": s.baseURL + "/.well-known/mcp/server-card.json", "type": "application/json"},
+			},
+			"status": link(s.baseURL+"/api/health", "application/json"),
 		},
 	}}
 }

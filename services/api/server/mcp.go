@@ -208,6 +208,7 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}
 		call, name := r.Tool.call, tool.Name
+		s.mcpListed = append(s.mcpListed, &tool)
 		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if req.Extra == nil || !isSmoke(req.Extra.Header) {
 				s.usage.Add(usage.MCPTool, 1)

@@ -115,6 +115,8 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getMCPRegistryAuth, Usage: countedAsDoc},
 		{Method: http.MethodGet, Path: "/.well-known/apis.json", Summary: "APIs.json 0.19 document",
 			Handler: s.getAPIsJSON, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/.well-known/mcp/server-card.json", Summary: "MCP server card",
+			Handler: s.getServerCard, Usage: countedAsDoc},
 		{Method: http.MethodGet, Path: "/apis.json", Summary: "APIs.json 0.19 document",
 			Handler: s.getAPIsJSON, Usage: countedAsDoc},
 		{Method: http.MethodGet, Path: "/", Summary: "Web page",

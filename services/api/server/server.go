@@ -21,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -66,6 +67,7 @@ type Server struct {
 	now       func() time.Time
 
 	mcp          http.Handler // POST /mcp
+	mcpListed    []*mcp.Tool  // the tools as tools/list reports them, for the server card
 	usage        *usage.Counter
 	metricsCache metricsCache // GET /api/metrics
 	reports      *clientreport.Reporter
