@@ -81,6 +81,10 @@ func (s *Server) getBundle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	c.Response().Header().Add("Vary", "Accept")
+	if prefersMarkdown(c.Request().Header.Get("Accept")) {
+		return c.Blob(http.StatusOK, mimeMarkdown, []byte(cardMarkdown(b)))
+	}
 	return writeJSON(c, http.StatusOK, b)
 }
 
