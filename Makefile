@@ -31,10 +31,13 @@ vet:
 # Unit, golden, integration and contract tests, with the race detector,
 # each test binary on its own ephemeral Postgres cluster. The Node tools
 # (Redocly's OpenAPI linter, the MCP inspector) are installed once into a
-# cache and named to the tests by OKF_NODE_TOOLS.
+# cache and named to the tests by OKF_NODE_TOOLS; headless Chromium for the
+# web page's browser tests is installed from apt and named by OKF_CHROMIUM
+# (under make test they run, never skip).
 test: vet
 	@scripts/ensure-postgres.sh
-	OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
+	@scripts/ensure-chromium.sh >/dev/null
+	OKF_CHROMIUM=$$(scripts/ensure-chromium.sh) OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported), the
 # 2 MiB root parse, sweep throughput over 10,000 synthetic repositories, and
