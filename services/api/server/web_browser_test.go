@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -130,6 +131,7 @@ func TestBrowserPages(t *testing.T) {
 	}
 	b.screenshot("search-360px")
 	b.clean("360 px")
+	a.server.reports.Flush()
 	if strings.Contains(a.logs.String(), `"code":"UI-`) {
 		t.Errorf("the page reported a failure:\n%s", a.logs.String())
 	}
@@ -189,3 +191,38 @@ func TestBrowserNoJavaScript(t *testing.T) {
 
 // awaitPromise makes chromedp.Evaluate wait for a promise's value.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// TestBrowserReportsFailures makes the page fail in each way the contract
+// names and checks that each reached POST /api/erro-cliente with its code.
+func TestBrowserReportsFailures(t *testing.T) {
+	chromiumPath(t)
+	a := newAPI(t, config.VariantBase)
+	webCorpus(t, a.store)
+	b := newBrowser(t, true)
+	b.run("open", chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(`#results`, chromedp.ByQuery))
+	b.run("fail", chromedp.Evaluate(`
+		setTimeout(() => { throw new Error("boom") }, 0);                         // UI-JS-001
+		Promise.reject(new Error("nope"));                                         // UI-PROMESSA-001
+		document.body.appendChild(Object.assign(new Image(), {src: "/assets/missing.png"}));     // UI-RECURSO-001
+		document.body.appendChild(Object.assign(new Image(), {src: "https://elsewhere.example/x.png"})); // UI-CSP-001
+		const real = window.fetch;                                                  // UI-APP-001
+		window.fetch = (u, o) => String(u).startsWith("/results") ? Promise.reject(new TypeError("offline")) : real(u, o);
+		0`, nil),
+		chromedp.SendKeys(`#q`, "x"))
+	want := []string{"UI-JS-001", "UI-PROMESSA-001", "UI-RECURSO-001", "UI-CSP-001", "UI-APP-001"}
+	var missing []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		a.server.reports.Flush()
+		logs := a.logs.String()
+		missing = nil
+		for _, code := range want {
+			if !strings.Contains(logs, `"code":"`+code+`"`) {
+				missing = append(missing, code)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+	}
+	t.Errorf("not reported: %v\n%s", missing, a.logs.String())
+}

@@ -4,11 +4,11 @@
 (function () {
   "use strict";
 
-  var reportsLeft = 5; // a page never floods the endpoint
+  var sent = {}; // reports by code: a page never floods the endpoint
 
   function report(code, phase, detail) {
-    if (reportsLeft <= 0) return;
-    reportsLeft--;
+    sent[code] = (sent[code] || 0) + 1;
+    if (sent[code] > 3) return;
     var body = { code: code, phase: phase, path: location.pathname, visivel: document.visibilityState === "visible" };
     detail = detail || {};
     ["message", "stack", "source", "line", "column"].forEach(function (k) {
