@@ -41,13 +41,14 @@ test: vet
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported), the
 # 2 MiB root parse, sweep throughput over 10,000 synthetic repositories, and
-# 2,000 concurrent visits counted exactly.
+# 2,000 concurrent visits counted exactly, and the web pages' render time
+# and transferred size.
 bench:
 	@scripts/ensure-postgres.sh
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/
 	go test -run '^$$' -bench . ./pkg/okf/
 	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
-	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP' -benchtime 2s ./services/api/server/
+	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP|WebPages' -benchtime 2s ./services/api/server/
 
 # Every Fuzz target of the service module (found with go test -list),
 # FUZZTIME each: the root parser, every JSON body decoder, the search query
