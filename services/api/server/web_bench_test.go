@@ -1,15 +1,30 @@
 package server
 
 import (
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 )
+
+// quietServer is the base API on st with its log discarded, for
+// benchmarks that call its handler directly; it is closed with b.
+func quietServer(b *testing.B, st *store.Store) *Server {
+	cfg, err := config.Load(func(k string) string { return map[string]string{"PUBLIC_BASE_URL": publicBase}[k] })
+	if err == nil {
+		var srv *Server
+		if srv, err = New(st, Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)}); err == nil {
+			b.Cleanup(srv.Close)
+			return srv
+		}
+	}
+	b.Fatal(err)
+	return nil
+}
 
 // assetBytes is what the pages' assets transfer gzipped, fetched once.
 func assetBytes(b *testing.B, srv *Server) int {
@@ -35,15 +50,7 @@ func assetBytes(b *testing.B, srv *Server) int {
 func BenchmarkWebPages(b *testing.B) {
 	st := storetest.NewStore(b)
 	ids := webCorpus(b, st)
-	cfg, err := config.Load(func(k string) string { return map[string]string{"PUBLIC_BASE_URL": publicBase}[k] })
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv, err := New(st, Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
+	srv := quietServer(b, st)
 	for _, page := range []struct{ name, path string }{{"search", "/"}, {"search_q", "/?q=field+guide"}, {"bundle", "/b/" + ids[0]}} {
 		b.Run(page.name, func(b *testing.B) {
 			var size int

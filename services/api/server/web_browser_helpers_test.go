@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +74,18 @@ type chromeTab struct {
 	dialogs  []string
 }
 
+// newBrowserEnv starts an API of variant over the page tests' corpus and a
+// browser on its search page; it returns the API, the corpus ids and the tab.
+func newBrowserEnv(t *testing.T, variant string, scripts bool) (*testAPI, []string, *chromeTab) {
+	t.Helper()
+	chromiumPath(t)
+	a := newAPI(t, variant)
+	ids := webCorpus(t, a.store)
+	b := newBrowser(t, scripts)
+	b.run("open /", chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(`#q`, chromedp.ByQuery))
+	return a, ids, b
+}
+
 // newBrowser starts Chromium with one tab; scripts false turns JavaScript off.
 func newBrowser(t *testing.T, scripts bool) *chromeTab {
 	t.Helper()
@@ -114,7 +125,7 @@ func (b *chromeTab) listen(ev any) {
 		b.problems = append(b.problems, "exception: "+ev.ExceptionDetails.Error())
 	case *log.EventEntryAdded:
 		if ev.Entry.Level == log.LevelError {
-			b.problems = append(b.problems, fmt.Sprintf("log: %s %s", ev.Entry.Text, ev.Entry.URL))
+			b.problems = append(b.problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
 		}
 	case *page.EventJavascriptDialogOpening:
 		b.dialogs = append(b.dialogs, ev.Message)

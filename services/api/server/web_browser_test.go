@@ -19,10 +19,7 @@ import (
 // the keyboard; axe-core in each page; no console error anywhere; a
 // screenshot of each page.
 func TestBrowserPages(t *testing.T) {
-	chromiumPath(t)
-	a := newAPI(t, config.VariantFull)
-	ids := webCorpus(t, a.store)
-	b := newBrowser(t, true)
+	a, ids, b := newBrowserEnv(t, config.VariantFull, true)
 	u := a.url
 	cards := `document.querySelectorAll("#results .card").length`
 
@@ -140,11 +137,7 @@ func TestBrowserPages(t *testing.T) {
 // TestBrowserKeyboard tabs through the search form: every control is
 // reached in order, and Enter on the box searches.
 func TestBrowserKeyboard(t *testing.T) {
-	chromiumPath(t)
-	a := newAPI(t, config.VariantBase)
-	webCorpus(t, a.store)
-	b := newBrowser(t, true)
-	b.run("open", chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(`#results`, chromedp.ByQuery))
+	_, _, b := newBrowserEnv(t, config.VariantBase, true)
 	var reached []string
 	for range 12 {
 		var id string
@@ -166,11 +159,7 @@ func TestBrowserKeyboard(t *testing.T) {
 // TestBrowserNoJavaScript completes a search and opens a bundle with
 // JavaScript off.
 func TestBrowserNoJavaScript(t *testing.T) {
-	chromiumPath(t)
-	a := newAPI(t, config.VariantBase)
-	webCorpus(t, a.store)
-	b := newBrowser(t, false)
-	b.run("open", chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(`#q`, chromedp.ByQuery))
+	_, _, b := newBrowserEnv(t, config.VariantBase, false)
 	b.run("search", chromedp.SendKeys(`#q`, "example docs"), chromedp.Click(`form.search button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#results mark`, chromedp.ByQuery)) // the first page marks nothing
 	var loc, marked string
@@ -195,11 +184,7 @@ func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.
 // TestBrowserReportsFailures makes the page fail in each way the contract
 // names and checks that each reached POST /api/erro-cliente with its code.
 func TestBrowserReportsFailures(t *testing.T) {
-	chromiumPath(t)
-	a := newAPI(t, config.VariantBase)
-	webCorpus(t, a.store)
-	b := newBrowser(t, true)
-	b.run("open", chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(`#results`, chromedp.ByQuery))
+	a, _, b := newBrowserEnv(t, config.VariantBase, true)
 	b.run("fail", chromedp.Evaluate(`
 		setTimeout(() => { throw new Error("boom") }, 0);                         // UI-JS-001
 		Promise.reject(new Error("nope"));                                         // UI-PROMESSA-001
