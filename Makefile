@@ -31,20 +31,24 @@ vet:
 # Unit, golden, integration and contract tests, with the race detector,
 # each test binary on its own ephemeral Postgres cluster. The Node tools
 # (Redocly's OpenAPI linter, the MCP inspector) are installed once into a
-# cache and named to the tests by OKF_NODE_TOOLS.
+# cache and named to the tests by OKF_NODE_TOOLS; headless Chromium for the
+# web page's browser tests is installed from apt and named by OKF_CHROMIUM
+# (under make test they run, never skip).
 test: vet
 	@scripts/ensure-postgres.sh
-	OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
+	@scripts/ensure-chromium.sh >/dev/null
+	OKF_CHROMIUM=$$(scripts/ensure-chromium.sh) OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported), the
 # 2 MiB root parse, sweep throughput over 10,000 synthetic repositories, and
-# 2,000 concurrent visits counted exactly.
+# 2,000 concurrent visits counted exactly, and the web pages' render time
+# and transferred size.
 bench:
 	@scripts/ensure-postgres.sh
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/
 	go test -run '^$$' -bench . ./pkg/okf/
 	go test -run '^$$' -bench Sweep10k -benchtime 1x -timeout 30m ./services/worker/worker/
-	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP' -benchtime 2s ./services/api/server/
+	go test -run '^$$' -bench 'Visits2000Concurrent|SearchRESTvsMCP|WebPages' -benchtime 2s ./services/api/server/
 
 # Every Fuzz target of the service module (found with go test -list),
 # FUZZTIME each: the root parser, every JSON body decoder, the search query

@@ -39,7 +39,8 @@ func init() {
 		b, err := io.ReadAll(body)
 		return string(b), err
 	}
-	for _, ct := range []string{"text/html", "text/markdown", "text/plain", "image/webp", "application/secevent+jwt"} {
+	for _, ct := range []string{"text/html", "text/markdown", "text/plain", "image/webp", "application/secevent+jwt",
+		"text/css", "text/javascript", "image/svg+xml", "application/opensearchdescription+xml"} {
 		openapi3filter.RegisterBodyDecoder(ct, text)
 	}
 	openapi3filter.RegisterBodyDecoder("application/linkset+json", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {

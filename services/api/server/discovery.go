@@ -29,15 +29,14 @@ const securityTxtLifetime = 180 * 24 * time.Hour
 
 // discoveryDocs are the documents computed at start.
 type discoveryDocs struct {
-	agentCard   []byte
-	apiCatalog  []byte
-	apisJSON    []byte
-	x402        []byte
-	serverCard  []byte
-	llms        string
-	llmsFull    string
-	okf         map[string]string
-	landingPage string
+	agentCard  []byte
+	apiCatalog []byte
+	apisJSON   []byte
+	x402       []byte
+	serverCard []byte
+	llms       string
+	llmsFull   string
+	okf        map[string]string
 }
 
 // newDiscoveryDocs writes the documents of the deployment.
@@ -69,7 +68,6 @@ func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 		full.WriteString(d.okf[name])
 	}
 	d.llmsFull = full.String()
-	d.landingPage = s.landingPage()
 	return d, nil
 }
 
@@ -130,12 +128,6 @@ func (s *Server) getOKF(c echo.Context) error {
 		return notFound("The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
 	}
 	return c.Blob(http.StatusOK, mimeMarkdown, []byte(text))
-}
-
-// getLandingPage answers GET /: a small page for people, with the links an
-// agent would follow.
-func (s *Server) getLandingPage(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeHTML, []byte(s.docs.landingPage))
 }
 
 // securityTxt is the RFC 9116 file as of now: Expires lies

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"html"
-	"strings"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -150,31 +147,4 @@ func (s *Server) x402Manifest() map[string]any {
 		"description": "Prepaid credit, in packages of 1, 5, 10 or 25 USD.",
 	}}
 	return m
-}
-
-// landingPage is the page at /: what the service is and the links people
-// and agents follow.
-func (s *Server) landingPage() string {
-	e := html.EscapeString
-	var b strings.Builder
-	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	b.WriteString("<title>" + e(AppName) + "</title>\n")
-	b.WriteString("<link rel=\"api-catalog\" href=\"" + e(s.baseURL) + "/.well-known/api-catalog\">\n")
-	b.WriteString("<link rel=\"alternate\" type=\"text/markdown\" href=\"" + e(s.baseURL) + "/okf/index.md\">\n")
-	b.WriteString("</head>\n<body>\n<h1>" + e(AppName) + "</h1>\n<p>" + e(indexDescription) + "</p>\n")
-	b.WriteString("<form action=\"" + e(s.baseURL) + "/api/bundles\" method=\"get\"><label>Search bundles " +
-		"<input name=\"q\" maxlength=\"200\"></label> <button>Search</button></form>\n<ul>\n")
-	for _, l := range [][2]string{
-		{"/okf/index.md", "Documentation (an OKF bundle)"},
-		{"/api/", "API index"},
-		{"/openapi.json", "OpenAPI document"},
-		{"/mcp", "MCP server (POST, streamable HTTP)"},
-		{"/llms.txt", "llms.txt"},
-		{"/.well-known/agent-card.json", "Agent card"},
-	} {
-		b.WriteString("<li><a href=\"" + e(s.baseURL+l[0]) + "\">" + e(l[1]) + "</a></li>\n")
-	}
-	b.WriteString("</ul>\n</body>\n</html>\n")
-	return b.String()
 }

@@ -119,8 +119,18 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getServerCard, Usage: countedAsDoc},
 		{Method: http.MethodGet, Path: "/apis.json", Summary: "APIs.json 0.19 document",
 			Handler: s.getAPIsJSON, Usage: countedAsDoc},
-		{Method: http.MethodGet, Path: "/", Summary: "Web page",
-			Handler: s.getLandingPage, Usage: countedAsPage},
+		{Method: http.MethodGet, Path: "/", Summary: "Web page: search",
+			Handler: s.getSearchPage, Usage: countedAsPage},
+		{Method: http.MethodGet, Path: "/results", Summary: "Web page: the results part of a search, alone",
+			Handler: s.getResultsFragment, Usage: notCounted},
+		{Method: http.MethodGet, Path: "/b/{id}", Summary: "Web page: one bundle",
+			Handler: s.getBundlePage, Usage: countedAsPage},
+		{Method: http.MethodGet, Path: "/stats", Summary: "Web page: statistics",
+			Handler: s.getStatsPage, Usage: countedAsPage},
+		{Method: http.MethodGet, Path: "/opensearch.xml", Summary: "OpenSearch description",
+			Handler: s.getOpenSearch, Usage: countedAsDoc},
+		{Method: http.MethodGet, Path: "/assets/{name}", Summary: "Web page assets (style sheet, script, icon)",
+			Handler: s.getAsset, Usage: notCounted},
 	}
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/logging"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
 // AppName is the service's display name, in the health and index answers.
@@ -81,6 +82,7 @@ type Server struct {
 	healthJSON  []byte // GET /api/health
 	openAPIJSON []byte // GET /openapi.json
 	docs        *discoveryDocs
+	web         *web.Site // the pages for people
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -139,6 +141,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		s.jobs = jobsClient
 	}
 
+	if s.web, err = web.New(); err != nil {
+		return nil, fmt.Errorf("server: web pages: %w", err)
+	}
 	if s.docs, err = s.newDiscoveryDocs(); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}

@@ -1,0 +1,213 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/okfindex/okf-index/pkg/config"
+)
+
+// TestBrowserPages drives the pages in headless Chromium with JavaScript
+// on: search, each filter, search as you type with back and forward,
+// paging to the end, a bundle, the hostile bundle, the statistics page,
+// the keyboard; axe-core in each page; no console error anywhere; a
+// screenshot of each page.
+func TestBrowserPages(t *testing.T) {
+	a, ids, b := newBrowserEnv(t, config.VariantFull, true)
+	u := a.url
+	cards := `document.querySelectorAll("#results .card").length`
+
+	// The first page, and the "/" key.
+	b.run("open /", chromedp.Navigate(u+"/"), chromedp.WaitVisible(`#results`, chromedp.ByQuery),
+		waitJS(cards+` === 24`))
+	b.screenshot("search")
+	b.axeCheck("/")
+	// chromedp sends the key's character as an event apart, which the
+	// prevented keydown does not stop as a real key press would: clear it.
+	b.run("/ focuses the box", chromedp.KeyEvent("/"), waitJS(`document.activeElement.id === "q"`),
+		chromedp.Evaluate(`document.getElementById("q").value = ""`, nil))
+	b.clean("/")
+
+	// Search as you type: the results follow, the URL too, and back and
+	// forward move between them.
+	b.run("type", chromedp.SendKeys(`#q`, "hostile"),
+		waitJS(cards+` === 1 && location.search === "?q=hostile"`),
+		waitJS(`document.querySelector("#results mark") !== null`))
+	b.screenshot("search-as-you-type")
+	b.run("back", chromedp.NavigateBack(), waitJS(`!location.search.includes("q=hostile") && `+cards+` > 1`))
+	b.run("forward", chromedp.NavigateForward(), waitJS(`location.search.includes("q=hostile") && `+cards+` === 1 && document.getElementById("q").value === "hostile"`))
+	b.clean("search as you type")
+
+	// Each filter, from a fresh page.
+	filters := []struct {
+		name, action, wantURL string
+		want                  int
+	}{
+		{"version", `document.querySelector('input[name=version][value="0.2"]').click()`, "version=0.2", 11},
+		{"language", `document.querySelector('input[name=language][value=Rust]').click()`, "language=Rust", 10},
+		{"type", "", "", 0},
+		{"license", `document.querySelector('input[name=license][value=MIT]').click()`, "license=MIT", 24},
+		{"concepts", `document.querySelector('input[name=concepts][value="0"]').click()`, "concepts=0", 5},
+		{"origin", `(s => { s.value = "domain"; s.dispatchEvent(new Event("change", {bubbles: true})) })(document.getElementById("origin"))`, "origin=domain", 1},
+		{"sort", `(s => { s.value = "name"; s.dispatchEvent(new Event("change", {bubbles: true})) })(document.getElementById("sort"))`, "sort=name", 24},
+	}
+	for _, f := range filters {
+		if f.action == "" {
+			continue // no bundle declares a type: the filter is not offered
+		}
+		b.run("filter "+f.name, chromedp.Navigate(u+"/"), waitJS(cards+` === 24`),
+			chromedp.Evaluate(f.action, nil),
+			waitJS(`location.search.includes("`+f.wantURL+`") && `+cards+` === `+strconv.Itoa(f.want)))
+	}
+	var firstName string
+	b.run("sorted by name", chromedp.Text(`#results .card h3`, &firstName, chromedp.ByQuery))
+	if firstName != "Example docs" {
+		t.Errorf("sort=name: first card %q", firstName)
+	}
+	b.screenshot("search-filtered")
+	b.clean("filters")
+
+	// Paging to the end through next.
+	b.run("page 1", chromedp.Navigate(u+"/"), waitJS(cards+` === 24`))
+	pages := 1
+	for {
+		var next string
+		b.run("next?", chromedp.Evaluate(`(a => a ? a.href : "")(document.querySelector('a[rel=next]'))`, &next))
+		if next == "" {
+			break
+		}
+		pages++
+		b.run("next", chromedp.Navigate(next), chromedp.WaitVisible(`#results`, chromedp.ByQuery))
+		if pages > 5 {
+			t.Fatal("paging does not end")
+		}
+	}
+	var last int
+	b.run("last page", chromedp.Evaluate(cards, &last))
+	if pages != 2 || last != 8 {
+		t.Errorf("paging: %d pages, %d cards on the last; want 2 and 8", pages, last)
+	}
+	b.clean("paging")
+
+	// Opening a bundle from the results.
+	b.run("open a bundle", chromedp.Navigate(u+"/?q=field+guide+03"), waitJS(cards+` >= 1`),
+		chromedp.Click(`#results .card h3 a`, chromedp.ByQuery), chromedp.WaitVisible(`article.bundle`, chromedp.ByQuery))
+	var h1 string
+	b.run("bundle name", chromedp.Text(`h1`, &h1, chromedp.ByQuery))
+	if !strings.HasPrefix(h1, "Field guide") {
+		t.Errorf("bundle page h1 %q", h1)
+	}
+	b.screenshot("bundle")
+	b.axeCheck("/b/{id}")
+	b.clean("bundle")
+
+	// The hostile bundle runs nothing.
+	b.run("hostile", chromedp.Navigate(u+"/b/"+ids[len(ids)-1]), chromedp.WaitVisible(`article.bundle`, chromedp.ByQuery),
+		chromedp.Evaluate(`new Promise(r => setTimeout(r, 300))`, nil, awaitPromise))
+	b.screenshot("bundle-hostile")
+	b.clean("hostile bundle")
+
+	// The statistics.
+	b.run("stats", chromedp.Navigate(u+"/stats"), chromedp.WaitVisible(`.chart svg`, chromedp.ByQuery))
+	b.screenshot("stats")
+	b.axeCheck("/stats")
+	b.clean("stats")
+
+	// A phone's width: nothing wider than the screen.
+	var wide bool
+	b.run("360 px", chromedp.EmulateViewport(360, 740), chromedp.Navigate(u+"/?q=guide"), waitJS(cards+` > 0`),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > 360`, &wide))
+	if wide {
+		t.Error("the search page is wider than 360 px")
+	}
+	b.screenshot("search-360px")
+	b.clean("360 px")
+	a.server.reports.Flush()
+	if strings.Contains(a.logs.String(), `"code":"UI-`) {
+		t.Errorf("the page reported a failure:\n%s", a.logs.String())
+	}
+}
+
+// TestBrowserKeyboard tabs through the search form: every control is
+// reached in order, and Enter on the box searches.
+func TestBrowserKeyboard(t *testing.T) {
+	_, _, b := newBrowserEnv(t, config.VariantBase, true)
+	var reached []string
+	for range 12 {
+		var id string
+		b.run("tab", chromedp.KeyEvent(kb.Tab),
+			chromedp.Evaluate(`(e => e.id || e.name + "=" + (e.value || e.textContent.trim()))(document.activeElement)`, &id))
+		reached = append(reached, id)
+	}
+	got := strings.Join(reached, " ")
+	for _, want := range []string{"q", "=Search", "origin", "sort", "version=0.1", "version=0.2", "language=Go"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("tabbing does not reach %q: %s", want, got)
+		}
+	}
+	b.run("search by keyboard", chromedp.Focus(`#q`, chromedp.ByQuery), chromedp.SendKeys(`#q`, "example"),
+		chromedp.KeyEvent(kb.Enter), waitJS(`location.search.includes("q=example") && document.querySelectorAll("#results .card").length === 1`))
+	b.clean("keyboard")
+}
+
+// TestBrowserNoJavaScript completes a search and opens a bundle with
+// JavaScript off.
+func TestBrowserNoJavaScript(t *testing.T) {
+	_, _, b := newBrowserEnv(t, config.VariantBase, false)
+	b.run("search", chromedp.SendKeys(`#q`, "example docs"), chromedp.Click(`form.search button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#results mark`, chromedp.ByQuery)) // the first page marks nothing
+	var loc, marked string
+	b.run("results", chromedp.Location(&loc), chromedp.Text(`#results mark`, &marked, chromedp.ByQuery))
+	if !strings.Contains(loc, "q=example+docs") || !strings.EqualFold(marked, "example") {
+		t.Errorf("no-JS search: %s, marked %q", loc, marked)
+	}
+	b.screenshot("nojs-search")
+	b.run("open the bundle", chromedp.Click(`#results .card h3 a`, chromedp.ByQuery), chromedp.WaitVisible(`article.bundle`, chromedp.ByQuery))
+	var h1 string
+	b.run("bundle", chromedp.Text(`h1`, &h1, chromedp.ByQuery))
+	if h1 != "Example docs" {
+		t.Errorf("no-JS bundle page h1 %q", h1)
+	}
+	b.screenshot("nojs-bundle")
+	b.clean("no JavaScript")
+}
+
+// awaitPromise makes chromedp.Evaluate wait for a promise's value.
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// TestBrowserReportsFailures makes the page fail in each way the contract
+// names and checks that each reached POST /api/erro-cliente with its code.
+func TestBrowserReportsFailures(t *testing.T) {
+	a, _, b := newBrowserEnv(t, config.VariantBase, true)
+	b.run("fail", chromedp.Evaluate(`
+		setTimeout(() => { throw new Error("boom") }, 0);                         // UI-JS-001
+		Promise.reject(new Error("nope"));                                         // UI-PROMESSA-001
+		document.body.appendChild(Object.assign(new Image(), {src: "/assets/missing.png"}));     // UI-RECURSO-001
+		document.body.appendChild(Object.assign(new Image(), {src: "https://elsewhere.example/x.png"})); // UI-CSP-001
+		const real = window.fetch;                                                  // UI-APP-001
+		window.fetch = (u, o) => String(u).startsWith("/results") ? Promise.reject(new TypeError("offline")) : real(u, o);
+		0`, nil),
+		chromedp.SendKeys(`#q`, "x"))
+	want := []string{"UI-JS-001", "UI-PROMESSA-001", "UI-RECURSO-001", "UI-CSP-001", "UI-APP-001"}
+	var missing []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		a.server.reports.Flush()
+		logs := a.logs.String()
+		missing = nil
+		for _, code := range want {
+			if !strings.Contains(logs, `"code":"`+code+`"`) {
+				missing = append(missing, code)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+	}
+	t.Errorf("not reported: %v\n%s", missing, a.logs.String())
+}

@@ -1,0 +1,171 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/web"
+)
+
+// The web pages for people (issue 16): server-rendered by package web from
+// the same functions the API routes answer with (s.search, s.bundle,
+// s.stats), never through HTTP to the service itself. How they are sent
+// (security headers, ETag, gzip) is in webresponse.go.
+
+// pageListParams are the list parameters of the search form: the page sends
+// one value per checkbox, the API takes them comma-separated.
+var pageListParams = []string{"version", "language", "type", "license", "concepts"}
+
+// pageQuery turns a search page's query into the API's query string: each
+// list parameter joined with commas, and relevance as the sort when words
+// are typed and no sort is chosen. selected holds the list values as
+// chosen.
+func pageQuery(raw string) (apiQuery string, form url.Values, selected map[string][]string, err error) {
+	form, err = url.ParseQuery(raw)
+	if err != nil {
+		return "", nil, nil, invalidParameter("", "The query string is not valid URL encoding.")
+	}
+	api := url.Values{}
+	for k, vs := range form {
+		for _, v := range vs {
+			if v != "" {
+				api[k] = append(api[k], v)
+			}
+		}
+	}
+	selected = map[string][]string{}
+	for _, name := range pageListParams {
+		var vals []string
+		for _, v := range api[name] {
+			vals = append(vals, strings.Split(v, ",")...)
+		}
+		if len(vals) > 0 {
+			api[name] = []string{strings.Join(vals, ",")}
+			selected[name] = vals
+		}
+	}
+	if strings.TrimSpace(api.Get("q")) != "" && api.Get("sort") == "" {
+		api.Set("sort", string(wire.SortRelevance))
+	}
+	return api.Encode(), form, selected, nil
+}
+
+// facets returns every facet of the index for the page's filters and
+// charts; a base deployment fills only its own.
+func (s *Server) facets(ctx context.Context) (wire.IndexStats, error) {
+	st, err := s.stats(ctx)
+	if err != nil {
+		return wire.IndexStats{}, err
+	}
+	switch st := st.(type) {
+	case wire.IndexStats:
+		return st, nil
+	case wire.BaseIndexStats:
+		return wire.IndexStats{Total: st.Total, ByOrigin: st.ByOrigin, ByVersion: st.ByVersion,
+			ByLanguage: st.ByLanguage, LastUpdate: st.LastUpdate}, nil
+	}
+	return wire.IndexStats{}, errors.New("server: statistics of an unknown shape")
+}
+
+// searchView runs the search of a page's query. A query the API refuses
+// is a page that says why, with status 400.
+func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, int, error) {
+	ctx := c.Request().Context()
+	status := http.StatusOK
+	apiQuery, form, selected, err := pageQuery(c.Request().URL.RawQuery)
+	in := web.SearchInput{Q: strings.TrimSpace(form.Get("q")), Origin: form.Get("origin"), Sort: form.Get("sort"),
+		Selected: selected, Full: s.full}
+	if err == nil {
+		in.Page, err = s.search(ctx, apiQuery)
+	}
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae) && ae.status == http.StatusBadRequest:
+		status, in.Err = http.StatusBadRequest, ae.body.Message
+	case err != nil:
+		return web.SearchView{}, 0, err
+	}
+	if in.Page.Next != nil {
+		if u, err := url.Parse(*in.Page.Next); err == nil {
+			in.NextQuery = u.RawQuery
+		}
+	}
+	if in.Page.Offset > 0 {
+		first, _ := url.ParseQuery(apiQuery)
+		first.Del("offset")
+		in.FirstQuery = first.Encode()
+	}
+	if withFacets {
+		if in.Stats, err = s.facets(ctx); err != nil {
+			return web.SearchView{}, 0, err
+		}
+	}
+	return web.NewSearchView(in), status, nil
+}
+
+// getSearchPage answers GET /: the search page, with the filters of
+// contract 4.1 and the results of the query.
+func (s *Server) getSearchPage(c echo.Context) error {
+	v, status, err := s.searchView(c, true)
+	if err != nil {
+		return err
+	}
+	return s.writePage(c, status, func(w io.Writer) error { return s.web.Render(w, "search", v) })
+}
+
+// getResultsFragment answers GET /results: the results part of the search
+// page alone, which the page's script swaps in as the visitor types.
+func (s *Server) getResultsFragment(c echo.Context) error {
+	v, status, err := s.searchView(c, false)
+	if err != nil {
+		return err
+	}
+	return s.writePage(c, status, func(w io.Writer) error { return s.web.RenderResults(w, v.Results) })
+}
+
+// getBundlePage answers GET /b/{id}: one bundle's page, live or low, as
+// its card answers; a missing bundle is a 404 page.
+func (s *Server) getBundlePage(c echo.Context) error {
+	card, err := s.bundle(c.Request().Context(), c.Param("id"))
+	if status, body, internal := errorResponse(err); err != nil && !internal && status == http.StatusNotFound {
+		v := web.NewErrorView(http.StatusNotFound, body.Message, s.full)
+		return s.writePage(c, http.StatusNotFound, func(w io.Writer) error { return s.web.Render(w, "error", v) })
+	} else if err != nil {
+		return err
+	}
+	v := web.NewBundleView(card, s.full)
+	v.Canonical = s.baseURL + "/b/" + card.ID
+	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "bundle", v) })
+}
+
+// getStatsPage answers GET /stats: the statistics drawn as charts.
+func (s *Server) getStatsPage(c echo.Context) error {
+	st, err := s.facets(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	v := web.NewStatsView(st, s.full)
+	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "stats", v) })
+}
+
+// getOpenSearch answers GET /opensearch.xml.
+func (s *Server) getOpenSearch(c echo.Context) error {
+	return c.Blob(http.StatusOK, mimeOpenSearch, s.web.OpenSearch(s.baseURL))
+}
+
+// getAsset answers GET /assets/{name}: the style sheet, the script and the
+// icon of the pages.
+func (s *Server) getAsset(c echo.Context) error {
+	a, ok := s.web.Asset(c.Param("name"))
+	if !ok {
+		return notFound("The pages' assets are app.css, app.js and icon.svg.")
+	}
+	return s.writeAsset(c, a)
+}

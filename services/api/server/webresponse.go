@@ -1,0 +1,125 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/services/api/server/web"
+)
+
+// mimeOpenSearch is the type of /opensearch.xml.
+const mimeOpenSearch = "application/opensearchdescription+xml"
+
+// pageCSP is the Content-Security-Policy of every page: scripts, styles,
+// pictures and requests from this origin only, no inline script or style,
+// no eval, no framing, forms to this origin.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// gzipMin is the smallest answer worth compressing.
+const gzipMin = 1024
+
+var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+
+// setPageHeaders sets the security headers of a page.
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "DENY")
+}
+
+// writePage renders a page and sends it with the security headers, a weak
+// ETag of its bytes (a matching If-None-Match is a 304; pages revalidate on
+// every use, Cache-Control no-cache) and gzip when the client takes it.
+func (s *Server) writePage(c echo.Context, status int, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	setPageHeaders(h)
+	return sendCompressible(c, status, mimeHTML, buf.Bytes(), "no-cache")
+}
+
+// writeAsset sends an embedded asset: cached for good when the request
+// names its current version (?v=hash, as the pages do), else revalidated.
+func (s *Server) writeAsset(c echo.Context, a web.Asset) error {
+	cache := "no-cache"
+	if c.QueryParam("v") == a.Hash {
+		cache = "public, max-age=31536000, immutable"
+	}
+	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+	return sendCompressible(c, http.StatusOK, a.Type, a.Body, cache)
+}
+
+// sendCompressible sends body with an ETag (on success), Cache-Control,
+// Vary: Accept-Encoding and gzip when the client accepts it.
+func sendCompressible(c echo.Context, status int, contentType string, body []byte, cache string) error {
+	h := c.Response().Header()
+	h.Add("Vary", "Accept-Encoding")
+	if status == http.StatusOK {
+		sum := sha256.Sum256(body)
+		tag := `W/"` + hex.EncodeToString(sum[:10]) + `"`
+		h.Set("ETag", tag)
+		h.Set("Cache-Control", cache)
+		if etagMatches(c.Request().Header.Get("If-None-Match"), tag) {
+			return c.NoContent(http.StatusNotModified)
+		}
+	} else {
+		h.Set("Cache-Control", "no-store")
+	}
+	if len(body) >= gzipMin && acceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
+		var zb bytes.Buffer
+		zw := gzipWriters.Get().(*gzip.Writer)
+		zw.Reset(&zb)
+		_, err := zw.Write(body)
+		if err == nil {
+			err = zw.Close()
+		}
+		gzipWriters.Put(zw)
+		if err != nil {
+			return err
+		}
+		h.Set("Content-Encoding", "gzip")
+		body = zb.Bytes()
+	}
+	return c.Blob(status, contentType, body)
+}
+
+// etagMatches reports whether an If-None-Match header names tag (weak
+// comparison, RFC 9110 13.1.2).
+func etagMatches(header, tag string) bool {
+	if header == "" {
+		return false
+	}
+	want := strings.TrimPrefix(tag, "W/")
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip (and
+// does not refuse it with q=0).
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
