@@ -13,7 +13,6 @@ import (
 // form agents read best; JSON stays the default. The description is the
 // bundle's own markdown, so it is given as written.
 
-
 // prefersMarkdown reports whether an Accept header ranks text/markdown above
 // JSON: a missing header, */* or a tie keeps JSON.
 func prefersMarkdown(accept string) bool {
