@@ -58,6 +58,8 @@ const (
 	minFormAge    = 2 * time.Second
 	maxFormAge    = 24 * time.Hour
 	formClockSkew = 5 * time.Second
+	// formTSMillis: a form_ts above it is milliseconds (year 5138 in seconds).
+	formTSMillis = 100_000_000_000
 )
 
 // ContactRequest is the body of POST /api/contact.
@@ -187,7 +189,7 @@ func parseProposal(req ContactRequest) (map[string]any, error) {
 // milliseconds since the epoch (Date.now()).
 func checkFormTS(ts int64, now time.Time) error {
 	t := time.Unix(ts, 0)
-	if ts > 1e11 {
+	if ts > formTSMillis {
 		t = time.UnixMilli(ts)
 	}
 	age := now.Sub(t)
