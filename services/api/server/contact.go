@@ -214,6 +214,7 @@ func agentOf(c echo.Context) string {
 
 // postContact answers POST /api/contact [full only].
 func (s *Server) postContact(c echo.Context) error {
+	exposePaymentHeaders(c)
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxContactBody+1))
 	if err != nil || len(body) > maxContactBody {
 		return fieldError(http.StatusBadRequest, errInvalidBody, "", fmt.Sprintf("The body must be a JSON object of at most %d bytes.", maxContactBody))

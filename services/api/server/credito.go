@@ -98,6 +98,7 @@ func invalidCredit(message string) error {
 
 // postCredito answers POST /api/credito?usd=1|5|10|25 [full only].
 func (s *Server) postCredito(c echo.Context) error {
+	exposePaymentHeaders(c)
 	raw := c.QueryParam("usd")
 	usdN, err := strconv.ParseInt(raw, 10, 64)
 	valid := err == nil

@@ -165,3 +165,10 @@ func (s *Server) facilitatorDown(err error) error {
 func settlementHeader(c echo.Context, p settledPayment) {
 	c.Response().Header().Set(p.payment.ResponseHeader(), x402.EncodeSettlement(p.settlement))
 }
+
+// exposePaymentHeaders lets a browser agent read the payment headers and
+// Retry-After of a paid route's answer (CORS).
+func exposePaymentHeaders(c echo.Context) {
+	c.Response().Header().Set(echo.HeaderAccessControlExposeHeaders, strings.Join([]string{x402.HeaderRequiredV2,
+		x402.HeaderPaymentResponseV2, x402.HeaderPaymentResponseV1, echo.HeaderRetryAfter}, ", "))
+}

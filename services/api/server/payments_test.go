@@ -248,7 +248,7 @@ func TestContactAgentPaths(t *testing.T) {
 		t.Fatalf("price %d", req.AmountMicro)
 	}
 	resp, body = post(nil)
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" {
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" || !strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Retry-After") {
 		t.Fatalf("within the backoff: %d %v %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	// Paid by x402, both versions; then by credit.

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"crypto/sha256"
 	"log/slog"
 	"strings"
 	"testing"
@@ -29,10 +30,19 @@ func TestSendContactDownThenOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mail.Close()
-	var id int64
-	id, err = st.QueueContact(ctx, store.ContactMessage{Path: store.ContactHuman, Name: "Ana\r\nBcc: x@y.z", Email: "ana@example.com",
-		Message: "Olá.\n.\nfim", Proposal: map[string]any{"tipo": "anuncio"}}, store.ContactPayment{}, time.Now(),
-		func(context.Context, pgx.Tx, int64) error { return nil })
+	// A message paid by credit: $1 bought, $0.10 debited with the queueing.
+	pid, err := st.ClaimPayment(ctx, store.Payment{ReplayKey: "0xa:0x1", Payer: "0xa", AmountMicros: 1_000_000, Product: "okf", Resource: "/api/credito"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := sha256.Sum256([]byte("cred_test"))
+	if err := st.BuyCredit(ctx, pid, "0xtx", tok[:]); err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.QueueContact(ctx, store.ContactMessage{Path: store.ContactAgentCredit, Agent: "ip:192.0.2.1/32", Name: "Ana\r\nBcc: x@y.z",
+		Email: "ana@example.com", Message: "Olá.\n.\nfim", Proposal: map[string]any{"tipo": "anuncio"}},
+		store.ContactPayment{Credit: &store.Debit{TokenSHA256: tok[:], AmountMicros: 100_000, Product: "okf", Resource: "/api/contact"}},
+		time.Now(), func(context.Context, pgx.Tx, int64) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +59,9 @@ func TestSendContactDownThenOnce(t *testing.T) {
 		if err := w.Work(ctx, job); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if b, err := st.CreditBalance(ctx, tok[:]); err != nil || b.BalanceMicros != 900_000 || len(b.Movements) != 2 {
+		t.Fatalf("balance %+v (%v): one debit, whatever the retries", b, err)
 	}
 	msgs := mail.Messages()
 	if len(msgs) != 1 {
