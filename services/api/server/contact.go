@@ -278,7 +278,7 @@ func (s *Server) agentContact(c echo.Context, m store.ContactMessage, now time.T
 		case errors.Is(err, store.ErrCreditUnknown):
 			return invalidCredit("The credit token is unknown.")
 		case errors.Is(err, store.ErrCreditInsufficient):
-			return needPayment(req, errPaymentRequired, "The credit does not cover "+usd(contactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
+			return s.needPayment(req, errPaymentRequired, "The credit does not cover "+usd(contactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
 		case err != nil:
 			return err
 		}
@@ -321,7 +321,7 @@ func (s *Server) agentContact(c echo.Context, m store.ContactMessage, now time.T
 		return &retryLater{&apiError{http.StatusTooManyRequests, ErrorBody{Error: errContactBackoff,
 			Message: fmt.Sprintf("The free message is used and this agent is in its backoff; pay (x402 or credit) or retry in %s s.", retryAfterSeconds(wait))}}, wait}
 	}
-	return needPayment(req, errPaymentRequired, "The free message is used: a message costs "+usd(contactPriceMicros)+
+	return s.needPayment(req, errPaymentRequired, "The free message is used: a message costs "+usd(contactPriceMicros)+
 		" USD. Pay the offer below with x402 (X-PAYMENT or PAYMENT-SIGNATURE) or send a credit token, and repeat the call.")
 }
 

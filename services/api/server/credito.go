@@ -119,7 +119,7 @@ func (s *Server) postCredito(c echo.Context) error {
 		return err
 	}
 	if !present {
-		return needPayment(req, errPaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
+		return s.needPayment(req, errPaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
 	}
 	token := newCreditToken()
 	if err := s.store.BuyCredit(c.Request().Context(), paid.id, paid.transaction, creditHash(token)); err != nil {

@@ -77,8 +77,22 @@ func (s *Server) requirement(path string, micros int64, description string) x402
 		Resource: s.baseURL + path, Description: description}
 }
 
-// needPayment is the 402 asking for req.
-func needPayment(req x402.Requirement, name, message string) error {
+// payable is nil when this deployment can take payments: a live one needs
+// its receiving address (dev offers a placeholder and settles nothing).
+func (s *Server) payable() error {
+	if s.cfg.X402Mode == "live" && s.cfg.X402PayTo == "" {
+		return &payError{status: http.StatusServiceUnavailable, name: errPaymentUnavailable,
+			message: "Payments are not configured on this deployment (no receiving address); nothing was charged."}
+	}
+	return nil
+}
+
+// needPayment is the 402 asking for req, or the 503 of a deployment that
+// cannot take payments.
+func (s *Server) needPayment(req x402.Requirement, name, message string) error {
+	if err := s.payable(); err != nil {
+		return err
+	}
 	return &payError{status: http.StatusPaymentRequired, name: name, message: message, req: req}
 }
 
@@ -96,21 +110,20 @@ type settledPayment struct {
 // the request carries none. Every refusal is a 402 offering req again,
 // except a facilitator that cannot be reached (503).
 func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (p settledPayment, ok bool, err error) {
-	if s.cfg.X402Mode == "live" && s.cfg.X402PayTo == "" {
-		return p, false, &payError{status: http.StatusServiceUnavailable, name: errPaymentUnavailable,
-			message: "Payments are not configured on this deployment (no receiving address)."}
-	}
 	pay, present, err := x402.FromRequest(c.Request().Header)
 	if !present {
 		return p, false, nil
 	}
+	if err := s.payable(); err != nil {
+		return p, true, err
+	}
 	if err != nil {
-		return p, true, needPayment(req, errPaymentInvalid, "The payment header cannot be decoded; sign a new payment of the offer below.")
+		return p, true, s.needPayment(req, errPaymentInvalid, "The payment header cannot be decoded; sign a new payment of the offer below.")
 	}
 	if err := x402.Check(pay, req, s.now()); err != nil {
 		var m *x402.Mismatch
 		if errors.As(err, &m) {
-			return p, true, needPayment(req, errPaymentInvalid, "The payment does not answer the offer: "+m.Reason+".")
+			return p, true, s.needPayment(req, errPaymentInvalid, "The payment does not answer the offer: "+m.Reason+".")
 		}
 		return p, true, err
 	}
@@ -122,13 +135,13 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 			return p, true, s.facilitatorDown(err)
 		}
 		if !v.IsValid {
-			return p, true, needPayment(req, errPaymentInvalid, "The facilitator refused the payment: "+v.InvalidReason+".")
+			return p, true, s.needPayment(req, errPaymentInvalid, "The facilitator refused the payment: "+v.InvalidReason+".")
 		}
 	}
 	id, err := s.store.ClaimPayment(ctx, store.Payment{ReplayKey: pay.Nonce(), Payer: pay.Payer(),
 		AmountMicros: req.AmountMicro, Product: product, Resource: strings.TrimPrefix(req.Resource, s.baseURL)})
 	if errors.Is(err, store.ErrPaymentReplayed) {
-		return p, true, needPayment(req, errPaymentReplayed, "This payment was presented before; a payment is accepted once. Sign a new one.")
+		return p, true, s.needPayment(req, errPaymentReplayed, "This payment was presented before; a payment is accepted once. Sign a new one.")
 	}
 	if err != nil {
 		return p, true, err
@@ -148,7 +161,7 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 		if err := s.store.FailPayment(ctx, id); err != nil {
 			return p, true, err
 		}
-		return p, true, needPayment(req, errPaymentInvalid, "The payment did not settle: "+st.ErrorReason+". Sign a new one.")
+		return p, true, s.needPayment(req, errPaymentInvalid, "The payment did not settle: "+st.ErrorReason+". Sign a new one.")
 	}
 	p.transaction, p.settlement = st.Transaction, st
 	return p, true, nil

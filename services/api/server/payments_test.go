@@ -406,3 +406,20 @@ func FuzzParseContact(f *testing.F) {
 		}
 	})
 }
+
+// TestLiveWithoutPayTo: a live deployment without X402_PAY_TO still takes
+// an agent's free message and answers the paid calls 503, charging nothing.
+func TestLiveWithoutPayTo(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, map[string]string{"X402_PAY_TO": ""}, Options{})
+	resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json"})
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "agent_free") {
+		t.Fatalf("free message: %d %s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"/api/contact", "/api/credito?usd=1"} {
+		resp, body := r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"})
+		if resp.StatusCode != 503 || !strings.Contains(string(body), "payment_unavailable") {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+}
