@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,6 +152,15 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 		if r.fac.Transfers() != i+1 {
 			t.Fatalf("transfers %d", r.fac.Transfers())
 		}
+		// Neither the token nor its secret part reaches the log.
+		if logs := r.logs.String(); strings.Contains(logs, p.Token) || strings.Contains(logs, strings.TrimPrefix(p.Token, "cred_")) {
+			t.Fatal("the credit token was logged")
+		}
+	}
+	// Only its hash is stored.
+	var stored int
+	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM credit_tokens WHERE octet_length(token_sha256) = 32`).Scan(&stored); err != nil || stored != 2 {
+		t.Fatalf("stored tokens %d (%v)", stored, err)
 	}
 }
 
@@ -421,5 +431,36 @@ func TestLiveWithoutPayTo(t *testing.T) {
 		if resp.StatusCode != 503 || !strings.Contains(string(body), "payment_unavailable") {
 			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestConcurrentContactsOnOneDollar: 100 concurrent paid messages on $1 of
+// credit: exactly 10 are queued and charged, the others are 402; every
+// debit has its message and its send job.
+func TestConcurrentContactsOnOneDollar(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	tok := r.buy(1, 1).Token
+	codes := make(chan int, 100)
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Go(func() {
+			resp, _ := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json", "X-Credito": tok})
+			codes <- resp.StatusCode
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	b := r.balance(tok)
+	var messages, sendJobs int
+	_ = r.store.Pool().QueryRow(t.Context(), `SELECT (SELECT count(*) FROM contact_messages WHERE path = 'agent_credit'),
+		(SELECT count(*) FROM river_job WHERE kind = 'send_contact')`).Scan(&messages, &sendJobs)
+	if n[200] != 10 || n[402] != 90 || b.SaldoMicros != 0 || len(b.Movimentos) != 11 || messages != 10 || sendJobs != 10 {
+		t.Fatalf("answers %v, balance %d, movements %d, messages %d, send jobs %d; want 10/90, 0, 11, 10, 10",
+			n, b.SaldoMicros, len(b.Movimentos), messages, sendJobs)
 	}
 }
