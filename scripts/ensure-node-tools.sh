@@ -8,6 +8,8 @@ set -euo pipefail
 REDOCLY=@redocly/cli@2.77.0
 INSPECTOR=@modelcontextprotocol/inspector@2.12.0
 AXE=axe-core@4.14.1 # the web page's accessibility check (browser tests)
+# x402 clients of the payment end-to-end test (services/api/server): v2 and v1.
+X402=(@x402/fetch@2.27.0 @x402/evm@2.27.0 x402-fetch@1.2.0 viem@2.57.20)
 
 if ! command -v npm >/dev/null 2>&1; then
 	echo "ensure-node-tools: installing nodejs and npm with apt-get" >&2
@@ -20,13 +22,13 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 cache="${OKF_NODE_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/okf-index}"
-key=$(printf '%s %s %s' "$REDOCLY" "$INSPECTOR" "$AXE" | sha256sum | cut -c1-12)
+key=$(printf '%s ' "$REDOCLY" "$INSPECTOR" "$AXE" "${X402[@]}" | sha256sum | cut -c1-12)
 dir="$cache/node-tools-$key"
-if [ ! -x "$dir/node_modules/.bin/redocly" ] || [ ! -x "$dir/node_modules/.bin/mcp-inspector" ] || [ ! -f "$dir/node_modules/axe-core/axe.min.js" ]; then
-	echo "ensure-node-tools: installing $REDOCLY, $INSPECTOR and $AXE into $dir" >&2
+if [ ! -x "$dir/node_modules/.bin/redocly" ] || [ ! -x "$dir/node_modules/.bin/mcp-inspector" ] || [ ! -f "$dir/node_modules/axe-core/axe.min.js" ] || [ ! -d "$dir/node_modules/x402-fetch" ] || [ ! -d "$dir/node_modules/@x402/fetch" ]; then
+	echo "ensure-node-tools: installing $REDOCLY, $INSPECTOR, $AXE and ${X402[*]} into $dir" >&2
 	mkdir -p "$cache"
 	tmp=$(mktemp -d "$cache/tmp.XXXXXX")
-	(cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$REDOCLY" "$INSPECTOR" "$AXE" >&2)
+	(cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$REDOCLY" "$INSPECTOR" "$AXE" "${X402[@]}" >&2)
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 fi

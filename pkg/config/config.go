@@ -48,6 +48,10 @@ type Config struct {
 	X402Facilitator string // X402_FACILITATOR_URL
 	X402Mode        string // X402_MODE: live or dev
 
+	// Contact is where the full variant's contact messages go and how its
+	// captcha is verified (contact.go).
+	Contact Contact
+
 	// Auth is how the full variant verifies the house's global session and
 	// the identity service's signed events (auth.go).
 	Auth Auth
@@ -152,6 +156,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if err := loadClients(getenv, &c); err != nil {
+		return Config{}, err
+	}
+	if err := loadContact(getenv, &c); err != nil {
 		return Config{}, err
 	}
 	return c, nil

@@ -30,6 +30,8 @@
 //	accounts.go    full variant: profiles and pictures of identities
 //	sessions.go    full variant: sessions ended here or at the house, identity events
 //	apikeys.go     full variant: API keys and their limit of live keys
+//	credit.go      full variant: x402 payments claimed once, prepaid credit and its one-statement debit
+//	contact.go     full variant: the contact outbox and the agent backoff
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -61,7 +62,10 @@ func run(log *slog.Logger) error {
 	defer st.Close()
 	reg := ops.NewRegistry(st, log)
 	opts := worker.Options{Store: st, Logger: log, Metrics: reg,
-		RescueStuckJobsAfter: wcfg.RescueAfter, Fetch: fetchOptions(wcfg.Fetch)}
+		RescueStuckJobsAfter: wcfg.RescueAfter, Fetch: fetchOptions(wcfg.Fetch), Mail: cfg.Contact}
+	if u, err := url.Parse(cfg.PublicBaseURL); err == nil {
+		opts.MailHost = u.Hostname()
+	}
 	if wcfg.Fetch.On() {
 		log.Warn("IndexNow fetch test settings are on: never in production",
 			"allow_loopback", wcfg.Fetch.AllowLoopback, "ca_file", wcfg.Fetch.CAFile)

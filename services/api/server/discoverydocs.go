@@ -2,6 +2,8 @@ package server
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/okfindex/okf-index/pkg/x402"
 )
 
 // agentCard is the agent card (contract 4.3) at /agent.json and
@@ -125,7 +127,7 @@ func (s *Server) x402Manifest() map[string]any {
 		m["description"] = "No route of this deployment is paid."
 		return m
 	}
-	net := x402Networks[s.cfg.X402Network]
+	net := x402.Networks[s.cfg.X402Network]
 	m["description"] = "Agent contact is paid per message after the first free one; prepaid credit is sold in packages."
 	m["pricing"] = s.baseURL + "/api/pricing"
 	m["billing"] = s.baseURL + "/api/billing"
@@ -134,7 +136,7 @@ func (s *Server) x402Manifest() map[string]any {
 		"method":      "POST",
 		"scheme":      "exact",
 		"network":     s.cfg.X402Network,
-		"asset":       net.usdc,
+		"asset":       net.USDC,
 		"price_usd":   usd(contactPriceMicros),
 		"description": "One agent contact message, after the first free one.",
 	}, {
@@ -142,9 +144,18 @@ func (s *Server) x402Manifest() map[string]any {
 		"method":      "POST",
 		"scheme":      "exact",
 		"network":     s.cfg.X402Network,
-		"asset":       net.usdc,
-		"price_usd":   []string{usd(1_000_000), usd(5_000_000), usd(10_000_000), usd(25_000_000)},
+		"asset":       net.USDC,
+		"price_usd":   creditPackagePrices(),
 		"description": "Prepaid credit, in packages of 1, 5, 10 or 25 USD.",
 	}}
 	return m
+}
+
+// creditPackagePrices are the prices of the credit packages, in USD.
+func creditPackagePrices() []string {
+	var out []string
+	for _, n := range creditPackagesUSD {
+		out = append(out, usd(n*1_000_000))
+	}
+	return out
 }

@@ -63,10 +63,13 @@ func notFound(message string) error {
 // internal reports whether the error is the service's fault (logged as such).
 func errorResponse(err error) (status int, body ErrorBody, internal bool) {
 	var ae *apiError
+	var pe *payError
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &ae):
 		return ae.status, ae.body, false
+	case errors.As(err, &pe):
+		return pe.status, ErrorBody{Error: pe.name, Message: pe.message}, pe.status >= 500
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, ErrorBody{Error: errNotFound, Message: "No public bundle has that id."}, false
 	case errors.Is(err, store.ErrQueryExcludesItself):
@@ -132,6 +135,10 @@ func handleError(err error, c echo.Context) {
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
+		return
+	}
+	if pe := (*payError)(nil); errors.As(err, &pe) {
+		_ = writePayError(c, pe) // a 402 carries accepts[] and PAYMENT-REQUIRED
 		return
 	}
 	_ = writeJSON(c, status, body)

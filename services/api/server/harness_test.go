@@ -60,12 +60,20 @@ func newAPIWith(t *testing.T, st *store.Store, env map[string]string) *testAPI {
 // clock of its per-client limits (time.Now when nil).
 func newAPIWithClock(t *testing.T, st *store.Store, env map[string]string, now func() time.Time) *testAPI {
 	t.Helper()
+	return newAPIWithOptions(t, st, env, Options{Now: now})
+}
+
+// newAPIWithOptions starts the API configured by env on st with opts (its
+// Config, Build and Logger are the harness's).
+func newAPIWithOptions(t *testing.T, st *store.Store, env map[string]string, opts Options) *testAPI {
+	t.Helper()
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &logtest.Buffer{}
-	srv, err := New(st, Options{Config: cfg, Build: "test-build", Logger: slog.New(slog.NewJSONHandler(logs, nil)), Now: now})
+	opts.Config, opts.Build, opts.Logger = cfg, "test-build", slog.New(slog.NewJSONHandler(logs, nil))
+	srv, err := New(st, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

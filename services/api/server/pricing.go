@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/x402"
 )
 
 // Price and billing discovery of the full variant (contract 4.3 and 2.8).
@@ -77,17 +79,6 @@ type Credit struct {
 	Header string `json:"header"`
 }
 
-// x402Networks holds the facts of each network (PROTOCOLS.md): EVM chain id,
-// USDC contract, test-token faucet.
-var x402Networks = map[string]struct {
-	chainID int
-	usdc    string
-	faucet  string
-}{
-	"base":         {8453, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", ""},
-	"base-sepolia": {84532, "0x036CbD53842c5426634e7929541eC2318f3dCF7e", "https://faucet.circle.com/"},
-}
-
 // usd writes micro-dollars as a decimal USD string with two decimals or
 // more when needed ("0.10", "1.00", "0.0015").
 func usd(micros int64) string {
@@ -109,9 +100,9 @@ func (s *Server) pricing() Pricing {
 				{OQue: "bundle roots submitted per host (POST /api/ping)", Limite: "200", Janela: &day},
 				{OQue: "agent contact messages (POST /api/contact)", Limite: "1"},
 			},
-			Paid: []PaidPrice{
+			Paid: append([]PaidPrice{
 				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: usd(contactPriceMicros)},
-			},
+			}, creditPrices()...),
 			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
 				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
 				"Authorization: Bearer cred_<secret> (or X-Credito).",
@@ -124,27 +115,29 @@ func (s *Server) pricing() Pricing {
 
 // billing is the document of GET /api/billing.
 func (s *Server) billing() Billing {
-	net := x402Networks[s.cfg.X402Network]
+	net := x402.Networks[s.cfg.X402Network]
 	var payTo, faucet *string
 	if s.cfg.X402PayTo != "" {
 		payTo = &s.cfg.X402PayTo
 	}
-	if net.faucet != "" {
-		faucet = &net.faucet
+	if net.Faucet != "" {
+		faucet = &net.Faucet
 	}
 	return Billing{
 		Pricing: s.pricing(),
 		Payment: Payment{
-			Provider:     "x402",
-			Mode:         s.cfg.X402Mode,
-			Network:      s.cfg.X402Network,
-			ChainID:      net.chainID,
-			PayTo:        payTo,
+			Provider: "x402",
+			Mode:     s.cfg.X402Mode,
+			Network:  s.cfg.X402Network,
+			ChainID:  int(net.ChainID),
+			PayTo:    payTo,
+			// homolog: the loop closes with test USDC; dev_gate: no test
+			// credential exists in this service (payments.go).
 			Homolog:      s.cfg.X402Network == "base-sepolia",
 			Dev:          s.cfg.X402Mode == "dev",
 			Facilitator:  s.cfg.X402Facilitator,
 			Asset:        "USDC",
-			AssetAddress: net.usdc,
+			AssetAddress: net.USDC,
 			Faucet:       faucet,
 			Wallets: map[string]string{
 				"coinbase_wallet": "https://www.coinbase.com/wallet",
@@ -163,4 +156,13 @@ func (s *Server) getPricing(c echo.Context) error {
 // getBilling answers GET /api/billing [full only].
 func (s *Server) getBilling(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, s.billing())
+}
+
+// creditPrices lists the credit packages as paid items.
+func creditPrices() []PaidPrice {
+	var out []PaidPrice
+	for _, n := range creditPackagesUSD {
+		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: usd(n * 1_000_000)})
+	}
+	return out
 }

@@ -26,11 +26,13 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/okfindex/okf-index/pkg/captcha"
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -48,8 +50,12 @@ type Options struct {
 	// Metrics, when set, receives the request count and latency by route
 	// (okf_http_*), served on the operator listener.
 	Metrics prometheus.Registerer
-	// Now is the clock of the per-client limits (tests); time.Now when nil.
+	// Now is the clock of the per-client limits, the contact backoff and
+	// the payment checks (tests); time.Now when nil.
 	Now func() time.Time
+	// PaymentTimeout bounds one facilitator call (x402.DefaultTimeout when
+	// 0); tests shorten it.
+	PaymentTimeout time.Duration
 }
 
 // Server is the API's http.Handler. It is safe for concurrent use.
@@ -73,6 +79,8 @@ type Server struct {
 	metricsCache metricsCache // GET /api/metrics
 	reports      *clientreport.Reporter
 	accounts     *accounts          // full variant: sessions, CSRF, API keys
+	facilitator  *x402.Facilitator  // full variant: verifies and settles x402 payments
+	captcha      captcha.Verifier   // full variant: the contact form's siteverify
 	keyUses      keyUses            // when this process last wrote each key's last use
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
@@ -120,6 +128,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: accounts: %w", err)
 		}
 	}
+	s.facilitator = &x402.Facilitator{URL: opts.Config.X402Facilitator, Timeout: opts.PaymentTimeout}
+	s.captcha = captcha.Verifier{URL: opts.Config.Contact.CaptchaURL, Secret: opts.Config.Contact.CaptchaSecret}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	now := opts.Now

@@ -8,6 +8,7 @@
 //	discover.go    sweep_discover
 //	sweeprepos.go  sweep_repos
 //	enrich.go      enrich_repos
+//	sendcontact.go send_contact
 //
 // sweep.go holds the sweep's configuration, metrics.go the job metrics.
 package worker
@@ -52,6 +53,11 @@ type Options struct {
 	// gives it to another worker (its process died); DefaultRescueAfter
 	// when 0. Every job timeout is capped at it (see capTimeout).
 	RescueStuckJobsAfter time.Duration
+	// Mail is where send_contact sends the contact messages (full
+	// variant); unset, those jobs fail and are retried until it is set.
+	Mail config.Contact
+	// MailHost names this service in Message-IDs (PUBLIC_BASE_URL's host).
+	MailHost string
 	// Metrics, when set, receives okf_river_jobs_total and
 	// okf_river_job_duration_seconds (metrics.go).
 	Metrics prometheus.Registerer
@@ -106,6 +112,8 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	rootFetch.MaxBytes = okf.MaxRootBytes
 	river.AddWorker(workers, &VerifyPingWorker{Store: opts.Store, Fetch: safefetch.New(opts.Fetch),
 		RootFetch: safefetch.New(rootFetch), Logger: opts.Logger, JobTimeout: capTimeout(VerifyPingTimeout, rescue)})
+	river.AddWorker(workers, &SendContactWorker{Store: opts.Store, Mail: opts.Mail, Host: cmp.Or(opts.MailHost, "localhost"),
+		Logger: opts.Logger})
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(
 			river.PeriodicInterval(jobs.RecountStatsEvery),

@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The contact outbox and the agent backoff (contract 3.4, 4.6). A message
+// is a row written in the same transaction as what paid for it (a debit,
+// a settled x402 payment, or the agent's free first message) and as its
+// send job, so nothing is charged without a message queued.
+
+// ErrContactFreeUsed is an agent whose free first message is spent.
+var ErrContactFreeUsed = errors.New("store: the agent's free message is used")
+
+// Contact paths, as recorded and answered.
+const (
+	ContactHuman       = "human"
+	ContactAgentFree   = "agent_free"
+	ContactAgentX402   = "agent_x402"
+	ContactAgentCredit = "agent_credit"
+	ContactAgentDev    = "agent_dev"
+)
+
+// ContactMessage is one message to queue.
+type ContactMessage struct {
+	Path     string
+	Agent    string // the recognised agent; "" on the human path
+	Name     string
+	Email    string
+	Message  string
+	Proposal map[string]any // nil without tipo
+}
+
+// ContactPayment is what pays for a message: at most one of its fields.
+type ContactPayment struct {
+	Credit    *Debit // a credit debit, taken in the transaction
+	PaymentID int64  // a claimed x402 payment, settled in the transaction
+	Tx        string // the x402 settlement's transaction
+	Free      bool   // the agent's free first message, claimed in the transaction
+}
+
+// ContactEnqueueFunc inserts the send job of message id in tx.
+type ContactEnqueueFunc func(ctx context.Context, tx pgx.Tx, id int64) error
+
+// QueueContact writes m with its payment and its send job in one
+// transaction. It returns ErrContactFreeUsed, ErrCreditInsufficient or
+// ErrCreditUnknown (nothing written) when the payment does not hold.
+func (s *Store) QueueContact(ctx context.Context, m ContactMessage, pay ContactPayment, now time.Time, enqueue ContactEnqueueFunc) (int64, error) {
+	var proposal []byte
+	if m.Proposal != nil {
+		var err error
+		if proposal, err = json.Marshal(m.Proposal); err != nil {
+			return 0, err
+		}
+	}
+	var id int64
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var paymentID, movementID *int64
+		switch {
+		case pay.Free:
+			tag, err := tx.Exec(ctx, `INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, m.Agent, now)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				return ErrContactFreeUsed
+			}
+		case pay.Credit != nil:
+			mid, err := debit(ctx, tx, *pay.Credit)
+			if err != nil {
+				return err
+			}
+			movementID = &mid
+		case pay.PaymentID != 0:
+			if err := settlePayment(ctx, tx, pay.PaymentID, pay.Tx); err != nil {
+				return err
+			}
+			paymentID = &pay.PaymentID
+		}
+		if m.Agent != "" && !pay.Free {
+			// A paid message ends the agent's backoff.
+			if _, err := tx.Exec(ctx, `
+				INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2)
+				ON CONFLICT (agent) DO UPDATE SET refusals = 0, blocked_until = NULL`, m.Agent, now); err != nil {
+				return err
+			}
+		}
+		if err := tx.QueryRow(ctx, `
+			INSERT INTO contact_messages (path, agent, name, email, message, proposal, payment_id, movement_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+			m.Path, m.Agent, m.Name, m.Email, m.Message, proposal, paymentID, movementID, now).Scan(&id); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, id)
+	})
+	if err != nil && !errors.Is(err, ErrContactFreeUsed) && !errors.Is(err, ErrCreditInsufficient) && !errors.Is(err, ErrCreditUnknown) {
+		return 0, fmt.Errorf("store: queue contact: %w", err)
+	}
+	return id, err
+}
+
+// Contact backoff (contract 3.4): the wait starts at ContactBackoffStart
+// and doubles with every refusal, capped at ContactBackoffMax.
+const (
+	ContactBackoffStart = time.Minute
+	ContactBackoffMax   = time.Hour
+)
+
+// RefuseContact records an unpaid agent request past the free message at
+// now. When the agent is within its backoff it returns throttled true and
+// the wait left; otherwise it starts the next (doubled) wait and returns
+// throttled false: the caller answers 402.
+func (s *Store) RefuseContact(ctx context.Context, agent string, now time.Time) (wait time.Duration, throttled bool, err error) {
+	var until time.Time
+	err = s.write.QueryRow(ctx, `
+		WITH up AS (
+			INSERT INTO contact_agents AS a (agent, first_at, refusals, blocked_until)
+			VALUES ($1, $2::timestamptz, 1, $2::timestamptz + $3::bigint * interval '1 second')
+			ON CONFLICT (agent) DO UPDATE
+			SET refusals = a.refusals + 1,
+			    blocked_until = $2::timestamptz + LEAST($3::bigint << LEAST(a.refusals, 10), $4::bigint) * interval '1 second'
+			WHERE a.blocked_until IS NULL OR a.blocked_until <= $2::timestamptz
+			RETURNING false AS throttled, blocked_until
+		)
+		SELECT throttled, blocked_until FROM up
+		UNION ALL
+		SELECT true, blocked_until FROM contact_agents WHERE agent = $1 AND NOT EXISTS (SELECT 1 FROM up)`,
+		agent, now, int64(ContactBackoffStart/time.Second), int64(ContactBackoffMax/time.Second)).Scan(&throttled, &until)
+	if err != nil {
+		return 0, false, fmt.Errorf("store: refuse contact: %w", err)
+	}
+	return until.Sub(now), throttled, nil
+}
+
+// PendingContact is a queued message to send.
+type PendingContact struct {
+	ID                         int64
+	Path, Name, Email, Message string
+	Proposal                   []byte
+	CreatedAt                  time.Time
+}
+
+// SendContact locks message id for sending and calls send with it; when
+// send succeeds the message is marked sent in the same transaction. A
+// message already sent is not passed to send again (sent is false). The
+// row lock makes concurrent attempts of the same job wait, not send twice.
+func (s *Store) SendContact(ctx context.Context, id int64, send func(PendingContact) error) (sent bool, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var m PendingContact
+		var sentAt *time.Time
+		err := tx.QueryRow(ctx, `
+			SELECT id, path, name, email, message, proposal, created_at, sent_at
+			FROM contact_messages WHERE id = $1 FOR UPDATE`, id).
+			Scan(&m.ID, &m.Path, &m.Name, &m.Email, &m.Message, &m.Proposal, &m.CreatedAt, &sentAt)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil || sentAt != nil {
+			return err
+		}
+		if err := send(m); err != nil {
+			return err
+		}
+		sent = true
+		_, err = tx.Exec(ctx, `UPDATE contact_messages SET sent_at = now() WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: send contact %d: %w", id, err)
+	}
+	return sent, nil
+}

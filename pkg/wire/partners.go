@@ -1,0 +1,15 @@
+package wire
+
+// Partnership vocabulary of the full variant (contract 4.6), shared by
+// GET /api/partners (its modalidades and placements) and POST /api/contact
+// (its tipo and espaco checks), so an id is defined once.
+
+// Modalidades are the ids of the kinds of partnership, in the order shown.
+var Modalidades = []string{"patrocinio", "parceria", "anuncio"}
+
+// PlacementIDs are the ids of the placements on offer, in the order shown:
+// the values POST /api/contact accepts in espaco.
+var PlacementIDs = []string{"pagina_inicial", "topo_da_busca", "lateral_da_busca", "cartao_do_bundle", "llms_txt", "mcp_instructions"}
+
+// MaxEspaco is how many placements one proposal may name (contract 8).
+const MaxEspaco = 6

@@ -1,0 +1,467 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/clocktest"
+	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/pkg/x402/x402test"
+)
+
+// The paid routes of the full variant against a local facilitator that
+// checks signatures for real, a captcha siteverify stand-in and a clock
+// that moves only when told.
+
+const testPayTo = "0x1111111111111111111111111111111111111111"
+
+// payRig is a full API wired to the stand-ins.
+type payRig struct {
+	*testAPI
+	fac   *x402test.Facilitator
+	clock *clocktest.Clock
+	payer x402test.Payer
+}
+
+// captchaStandIn answers siteverify: success when response is "pass" and
+// the secret is the configured one.
+func captchaStandIn(t *testing.T) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		ok := r.PostForm.Get("secret") == "captcha-secret" && r.PostForm.Get("response") == "pass"
+		fmt.Fprintf(w, `{"success": %v}`, ok)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// newPayRig starts the rig; env adds to or overrides the defaults ("" unsets).
+func newPayRig(t *testing.T, env map[string]string, opts Options) *payRig {
+	t.Helper()
+	fac := x402test.New()
+	t.Cleanup(fac.Close)
+	base := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PING_RATE_PER_MINUTE": "100000",
+		"X402_MODE": "live", "X402_PAY_TO": testPayTo, "X402_FACILITATOR_URL": fac.URL,
+		"CONTACT_MAIL_TO": "house@example.com", "SMTP_ADDR": "127.0.0.1:1",
+		"CAPTCHA_VERIFY_URL": captchaStandIn(t).URL, "CAPTCHA_SECRET": "captcha-secret"}
+	for k, v := range env {
+		base[k] = v
+	}
+	clk := clocktest.New(time.Now())
+	opts.Now = clk.Now
+	return &payRig{testAPI: newAPIWithOptions(t, storetest.NewStore(t), base, opts), fac: fac, clock: clk, payer: x402test.NewPayer()}
+}
+
+// offer reads the v1 requirement of a 402 and checks the v2 header beside it.
+func (r *payRig) offer(resp *http.Response, body []byte) x402.Requirement {
+	r.t.Helper()
+	if resp.StatusCode != http.StatusPaymentRequired {
+		r.t.Fatalf("status %d, want 402: %s", resp.StatusCode, body)
+	}
+	var pr struct {
+		X402Version int
+		Accepts     []struct {
+			Scheme, Network, MaxAmountRequired, Asset, PayTo, Resource string
+			MaxTimeoutSeconds                                          int
+		}
+	}
+	if err := json.Unmarshal(body, &pr); err != nil || pr.X402Version != 1 || len(pr.Accepts) != 1 {
+		r.t.Fatalf("402 body %s (%v)", body, err)
+	}
+	a := pr.Accepts[0]
+	net := x402.Networks[a.Network]
+	if a.Scheme != "exact" || a.Asset != net.USDC || a.PayTo != testPayTo || a.MaxTimeoutSeconds <= 0 || !strings.HasPrefix(a.Resource, publicBase+"/api/") {
+		r.t.Fatalf("accepts[0] = %+v", a)
+	}
+	v2, err := base64.StdEncoding.DecodeString(resp.Header.Get("PAYMENT-REQUIRED"))
+	if err != nil || !strings.Contains(string(v2), `"x402Version":2`) || !strings.Contains(string(v2), `"network":"`+net.CAIP2+`"`) {
+		r.t.Fatalf("PAYMENT-REQUIRED = %s (%v)", v2, err)
+	}
+	var amount int64
+	fmt.Sscan(a.MaxAmountRequired, &amount)
+	return x402.Requirement{Network: net, AmountMicro: amount, PayTo: a.PayTo, Resource: a.Resource}
+}
+
+// paymentHeader is the header name of a protocol version.
+func paymentHeader(version int) string {
+	if version == 2 {
+		return x402.HeaderPaymentV2
+	}
+	return x402.HeaderPaymentV1
+}
+
+// buy buys a credit package with an x402 payment of the given version.
+func (r *payRig) buy(usdN, version int) CreditPurchase {
+	r.t.Helper()
+	path := fmt.Sprintf("/api/credito?usd=%d", usdN)
+	req := r.offer(r.send(http.MethodPost, path, nil, nil))
+	resp, body := r.send(http.MethodPost, path, nil, map[string]string{paymentHeader(version): r.payer.Pay(req, version)})
+	if resp.StatusCode != 200 {
+		r.t.Fatalf("paid purchase: %d %s", resp.StatusCode, body)
+	}
+	respHeader := x402.HeaderPaymentResponseV1
+	if version == 2 {
+		respHeader = x402.HeaderPaymentResponseV2
+	}
+	if resp.Header.Get(respHeader) == "" || resp.Header.Get("Cache-Control") != "no-store" {
+		r.t.Fatalf("purchase headers %v", resp.Header)
+	}
+	var p CreditPurchase
+	if err := json.Unmarshal(body, &p); err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+func (r *payRig) balance(token string) CreditBalanceAnswer {
+	r.t.Helper()
+	resp, body := r.send(http.MethodGet, "/api/credito", nil, map[string]string{"Authorization": "Bearer " + token})
+	if resp.StatusCode != 200 {
+		r.t.Fatalf("balance: %d %s", resp.StatusCode, body)
+	}
+	var b CreditBalanceAnswer
+	_ = json.Unmarshal(body, &b)
+	return b
+}
+
+func TestCreditPurchaseBothVersions(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	for i, version := range []int{1, 2} {
+		p := r.buy(5, version)
+		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != creditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
+			t.Fatalf("purchase %+v", p)
+		}
+		b := r.balance(p.Token)
+		if b.SaldoMicros != 5_000_000 || b.SaldoUSD != "5.00" || len(b.Movimentos) != 1 || b.Movimentos[0].Tipo != "credito" || b.Movimentos[0].Produto != "okf" {
+			t.Fatalf("balance %+v", b)
+		}
+		// X-Credito reads the same balance.
+		resp, body := r.send(http.MethodGet, "/api/credito", nil, map[string]string{"X-Credito": p.Token})
+		if resp.StatusCode != 200 || strings.Contains(string(body), p.Token) {
+			t.Fatalf("X-Credito: %d %s", resp.StatusCode, body)
+		}
+		if r.fac.Transfers() != i+1 {
+			t.Fatalf("transfers %d", r.fac.Transfers())
+		}
+		// Neither the token nor its secret part reaches the log.
+		if logs := r.logs.String(); strings.Contains(logs, p.Token) || strings.Contains(logs, strings.TrimPrefix(p.Token, "cred_")) {
+			t.Fatal("the credit token was logged")
+		}
+	}
+	// Only its hash is stored.
+	var stored int
+	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM credit_tokens WHERE octet_length(token_sha256) = 32`).Scan(&stored); err != nil || stored != 2 {
+		t.Fatalf("stored tokens %d (%v)", stored, err)
+	}
+}
+
+func TestCreditErrors(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	for _, q := range []string{"", "?usd=2", "?usd=abc", "?usd=1.5", "?usd=-1"} {
+		resp, body := r.send(http.MethodPost, "/api/credito"+q, nil, nil)
+		if resp.StatusCode != 400 || !strings.Contains(string(body), "invalid_package") {
+			t.Errorf("POST /api/credito%s: %d %s", q, resp.StatusCode, body)
+		}
+	}
+	for _, h := range []map[string]string{nil, {"X-Credito": "cred_nope"}, {"Authorization": "Bearer cred_" + strings.Repeat("A", 43)}} {
+		resp, body := r.send(http.MethodGet, "/api/credito", nil, h)
+		if resp.StatusCode != 401 || !strings.Contains(string(body), "invalid_credit") {
+			t.Errorf("GET /api/credito %v: %d %s", h, resp.StatusCode, body)
+		}
+	}
+	// A payment of the wrong amount, a forged one, and a replay are refused.
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	cheap := req
+	cheap.AmountMicro = 1
+	for name, h := range map[string]string{"wrong amount": r.payer.Pay(cheap, 1), "garbage": "not-base64!"} {
+		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": h})
+		if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_invalid") {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+	pay := r.payer.Pay(req, 1)
+	if resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": pay}); resp.StatusCode != 200 {
+		t.Fatalf("first: %d %s", resp.StatusCode, body)
+	}
+	resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": pay})
+	if resp.StatusCode != 402 || !(strings.Contains(string(body), "payment_replayed") || strings.Contains(string(body), "payment_invalid")) {
+		t.Fatalf("replay: %d %s", resp.StatusCode, body)
+	}
+	if r.fac.Transfers() != 1 {
+		t.Fatalf("transfers %d, want 1", r.fac.Transfers())
+	}
+}
+
+// TestCreditReplayRefusedByStore: the facilitator (here told nothing of
+// the first settlement's nonce) is not what refuses a replay: the nonce
+// recorded in Postgres is.
+func TestCreditReplayRefusedByStore(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, map[string]string{"X402_MODE": "dev"}, Options{})
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	pay := r.payer.Pay(req, 2)
+	if resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay}); resp.StatusCode != 200 {
+		t.Fatalf("first: %d %s", resp.StatusCode, body)
+	}
+	resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay})
+	if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_replayed") {
+		t.Fatalf("replay: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestSettleTimeoutRetriedChargesOnce: the facilitator takes the first
+// settle but its answer is lost to the API's timeout; the API retries the
+// same payment and grants one credit for one transfer.
+func TestSettleTimeoutRetriedChargesOnce(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{PaymentTimeout: 300 * time.Millisecond})
+	r.fac.StallSettles(1, 3*time.Second)
+	p := r.buy(10, 1)
+	if b := r.balance(p.Token); b.SaldoMicros != 10_000_000 || len(b.Movimentos) != 1 {
+		t.Fatalf("balance %+v", b)
+	}
+	if r.fac.Settles() != 2 || r.fac.Transfers() != 1 {
+		t.Fatalf("settles %d, transfers %d; want 2 and 1", r.fac.Settles(), r.fac.Transfers())
+	}
+}
+
+func contactBody(extra string) []byte {
+	return []byte(`{"name":"Agent","email":"agent@example.com","message":"Hello"` + extra + `}`)
+}
+
+func TestContactAgentPaths(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	post := func(h map[string]string) (*http.Response, []byte) {
+		return r.send(http.MethodPost, "/api/contact", contactBody(""), mergeHeaders(map[string]string{"Content-Type": "application/json"}, h))
+	}
+	wantPath := func(resp *http.Response, body []byte, path string) {
+		t.Helper()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"path":"`+path+`"`) {
+			t.Fatalf("want path %s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	resp, body := post(nil)
+	wantPath(resp, body, "agent_free")
+	req := r.offer(post(nil))
+	if req.AmountMicro != contactPriceMicros {
+		t.Fatalf("price %d", req.AmountMicro)
+	}
+	resp, body = post(nil)
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" || !strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Retry-After") {
+		t.Fatalf("within the backoff: %d %v %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	// Paid by x402, both versions; then by credit.
+	for _, version := range []int{1, 2} {
+		resp, body = post(map[string]string{paymentHeader(version): r.payer.Pay(req, version)})
+		wantPath(resp, body, "agent_x402")
+	}
+	tok := r.buy(1, 2).Token
+	resp, body = post(map[string]string{"Authorization": "Bearer " + tok})
+	wantPath(resp, body, "agent_credit")
+	resp, body = post(map[string]string{"X-Credito": tok})
+	wantPath(resp, body, "agent_credit")
+	if b := r.balance(tok); b.SaldoMicros != 800_000 || len(b.Movimentos) != 3 || b.Movimentos[0].Tipo != "debito" || b.Movimentos[0].Recurso != "/api/contact" {
+		t.Fatalf("balance %+v", b)
+	}
+	resp, _ = post(map[string]string{"X-Credito": "cred_unknown"})
+	if resp.StatusCode != 401 {
+		t.Fatalf("unknown credit: %d", resp.StatusCode)
+	}
+	var queued int
+	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM river_job WHERE kind = 'send_contact'`).Scan(&queued); err != nil || queued != 5 {
+		t.Fatalf("send jobs %d (%v), want 5", queued, err)
+	}
+}
+
+// TestContactBackoffRetryAfter observes the waits 60, 120 ... 3600 through
+// Retry-After with the test clock.
+func TestContactBackoffRetryAfter(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	post := func() *http.Response {
+		resp, _ := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json"})
+		return resp
+	}
+	if post().StatusCode != 200 {
+		t.Fatal("the first message is not free")
+	}
+	var waits []string
+	for range 8 {
+		if s := post().StatusCode; s != 402 {
+			t.Fatalf("status %d, want 402", s)
+		}
+		resp := post()
+		if resp.StatusCode != 429 {
+			t.Fatalf("status %d, want 429", resp.StatusCode)
+		}
+		waits = append(waits, resp.Header.Get("Retry-After"))
+		var secs int
+		fmt.Sscan(resp.Header.Get("Retry-After"), &secs)
+		r.clock.Advance(time.Duration(secs) * time.Second)
+	}
+	if got := strings.Join(waits, ","); got != "60,120,240,480,960,1920,3600,3600" {
+		t.Fatalf("Retry-After sequence %s", got)
+	}
+}
+
+func TestContactHumanPath(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	post := func(extra string) (*http.Response, []byte) {
+		return r.send(http.MethodPost, "/api/contact", contactBody(extra), map[string]string{"Content-Type": "application/json"})
+	}
+	opened := r.clock.Now().Add(-time.Minute).UnixMilli()
+	resp, body := post(fmt.Sprintf(`,"captcha_response":"pass","form_ts":%d,"tipo":"anuncio","orcamento":"100_500","espaco":["llms_txt","pagina_inicial"],"duracao":"90","pagamento":"usdc"`, opened))
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"path":"human"`) {
+		t.Fatalf("human: %d %s", resp.StatusCode, body)
+	}
+	for name, tc := range map[string]struct {
+		extra, err, field string
+	}{
+		"captcha refused": {fmt.Sprintf(`,"captcha_response":"fail","form_ts":%d`, opened), "invalid_captcha", "captcha_response"},
+		"no form_ts":      {`,"captcha_response":"pass"`, "missing_field", "form_ts"},
+		"too fast":        {fmt.Sprintf(`,"captcha_response":"pass","form_ts":%d`, r.clock.Now().UnixMilli()), "invalid_field", "form_ts"},
+		"future":          {fmt.Sprintf(`,"captcha_response":"pass","form_ts":%d`, r.clock.Now().Add(time.Hour).Unix()), "invalid_field", "form_ts"},
+		"stale":           {fmt.Sprintf(`,"captcha_response":"pass","form_ts":%d`, r.clock.Now().Add(-25*time.Hour).Unix()), "invalid_field", "form_ts"},
+		"bad tipo":        {`,"tipo":"outro"`, "invalid_field", "tipo"},
+		"seven espacos":   {`,"tipo":"anuncio","espaco":["a","b","c","d","e","f","g"]`, "invalid_field", "espaco"},
+		"unknown espaco":  {`,"tipo":"anuncio","espaco":["nope"]`, "invalid_field", "espaco"},
+		"no tipo":         {`,"orcamento":"ate_100"`, "missing_field", "tipo"},
+	} {
+		resp, body := post(tc.extra)
+		var e ErrorBody
+		_ = json.Unmarshal(body, &e)
+		if resp.StatusCode != 400 || e.Error != tc.err || e.Field != tc.field {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+	for _, field := range []string{"name", "email", "message"} {
+		b := strings.Replace(string(contactBody("")), `"`+field+`"`, `"x`+field+`"`, 1)
+		resp, body := r.send(http.MethodPost, "/api/contact", []byte(b), map[string]string{"Content-Type": "application/json"})
+		if resp.StatusCode != 400 || !strings.Contains(string(body), `"field":"`+field+`"`) {
+			t.Errorf("missing %s: %d %s", field, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestContactUnconfigured: mail or captcha off is a 503 and charges nothing.
+func TestContactUnconfigured(t *testing.T) {
+	t.Parallel()
+	for _, off := range []string{"SMTP_ADDR", "CAPTCHA_SECRET"} {
+		r := newPayRig(t, map[string]string{off: ""}, Options{})
+		tok := r.buy(1, 1).Token
+		resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json", "X-Credito": tok})
+		if resp.StatusCode != 503 || !strings.Contains(string(body), "contact_unavailable") {
+			t.Fatalf("%s off: %d %s", off, resp.StatusCode, body)
+		}
+		if b := r.balance(tok); b.SaldoMicros != 1_000_000 || len(b.Movimentos) != 1 {
+			t.Fatalf("%s off: balance %+v", off, b)
+		}
+	}
+}
+
+// TestContactDevMode: dev lets an agent through unpaid, showing the 402
+// it would be.
+func TestContactDevMode(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, map[string]string{"X402_MODE": "dev", "X402_PAY_TO": ""}, Options{})
+	for i, want := range []string{"agent_free", "agent_dev"} {
+		resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json"})
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) || (i == 1 && resp.Header.Get("PAYMENT-REQUIRED") == "") {
+			t.Fatalf("dev %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+}
+
+func mergeHeaders(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// FuzzParseContact: any body is answered with a message or a 400, never a
+// panic, and an accepted one respects the bounds.
+func FuzzParseContact(f *testing.F) {
+	f.Add(contactBody(""))
+	f.Add(contactBody(`,"captcha_response":"x","form_ts":1764000000000`))
+	f.Add(contactBody(`,"tipo":"anuncio","espaco":["llms_txt","llms_txt"],"duracao":"90"`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"name":1}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		m, req, err := parseContact(body)
+		if err != nil {
+			return
+		}
+		if m.Name == "" || m.Email == "" || m.Message == "" || len(req.Espaco) > 6 {
+			t.Fatalf("accepted %+v", m)
+		}
+		if req.CaptchaResponse != nil && req.FormTS == nil {
+			t.Fatal("human path without form_ts accepted")
+		}
+	})
+}
+
+// TestLiveWithoutPayTo: a live deployment without X402_PAY_TO still takes
+// an agent's free message and answers the paid calls 503, charging nothing.
+func TestLiveWithoutPayTo(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, map[string]string{"X402_PAY_TO": ""}, Options{})
+	resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json"})
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "agent_free") {
+		t.Fatalf("free message: %d %s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"/api/contact", "/api/credito?usd=1"} {
+		resp, body := r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"})
+		if resp.StatusCode != 503 || !strings.Contains(string(body), "payment_unavailable") {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestConcurrentContactsOnOneDollar: 100 concurrent paid messages on $1 of
+// credit: exactly 10 are queued and charged, the others are 402; every
+// debit has its message and its send job.
+func TestConcurrentContactsOnOneDollar(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	tok := r.buy(1, 1).Token
+	codes := make(chan int, 100)
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Go(func() {
+			resp, _ := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json", "X-Credito": tok})
+			codes <- resp.StatusCode
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	b := r.balance(tok)
+	var messages, sendJobs int
+	_ = r.store.Pool().QueryRow(t.Context(), `SELECT (SELECT count(*) FROM contact_messages WHERE path = 'agent_credit'),
+		(SELECT count(*) FROM river_job WHERE kind = 'send_contact')`).Scan(&messages, &sendJobs)
+	if n[200] != 10 || n[402] != 90 || b.SaldoMicros != 0 || len(b.Movimentos) != 11 || messages != 10 || sendJobs != 10 {
+		t.Fatalf("answers %v, balance %d, movements %d, messages %d, send jobs %d; want 10/90, 0, 11, 10, 10",
+			n, b.SaldoMicros, len(b.Movimentos), messages, sendJobs)
+	}
+}
