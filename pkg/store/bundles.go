@@ -17,8 +17,9 @@ const bundleColumns = `id, visibility, name, tagline, description, okf_version, 
 	repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license,
 	indexed_at, updated_at`
 
-// scanBundle reads one row of bundleColumns.
-func scanBundle(row pgx.Row) (Bundle, error) {
+// scanBundle reads one row of bundleColumns, then into extra the columns
+// that follow them, if any.
+func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 	var (
 		b                  Bundle
 		stars, forks       *int
@@ -26,10 +27,11 @@ func scanBundle(row pgx.Row) (Bundle, error) {
 		indexed, updated   time.Time
 		state, lang, licen *string
 	)
-	err := row.Scan(&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
+	dest := []any{&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
 		&b.Concepts, &b.ConceptList, &b.Type, &b.IndexURL, &b.PageURL, &b.Source.Origin, &b.Source.Via,
 		&b.Source.URL, &b.Source.Host, &b.Source.Repo, &b.Source.Dir, &b.Source.Path,
-		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated)
+		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated}
+	err := row.Scan(append(dest, extra...)...)
 	if err != nil {
 		return Bundle{}, err
 	}

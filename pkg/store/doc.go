@@ -20,7 +20,8 @@
 //	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
 //	repos.go       SetRepoSignal
-//	search.go      Search, and how each search shape stays bounded
+//	search.go      Search, and how each search shape stays bounded; relevance and its weights
+//	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes a word it asks for
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
