@@ -95,19 +95,22 @@ const (
 //     query within its latency target; a word with fewer matches than that
 //     is ranked entirely (every source holds all of its matches).
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
-//     (description), B (tagline) and A (name, identifier): Postgres's
-//     defaults, a name match five times a description match.
+//     (description), B (tagline) and A (name, identifier). A name match
+//     counts twenty description mentions (Postgres's defaults make it five):
+//     multiplied by popularity, five let any bundle of ~150 stars that
+//     mentions a word once outrank the bundle named by it, which the judged
+//     set (judged_test.go) counts as a miss.
 //   - popularity multiplies the text rank by ln(e + stars), as pkgsite
 //     multiplies by ln(e + importers): 1 for no stars, ~3.9 for 50, ~6.9
-//     for 1,000, ~11.5 for 100,000; it orders bundles of like text rank by
-//     use without letting stars outweigh a name match by more than a decade
-//     of stars per factor.
+//     for 1,000, ~11.5 for 100,000. It orders bundles of like text rank by
+//     use; across kinds of match, a tagline match passes a name match from
+//     ~25 stars up, a description mention never does.
 //   - The exact tier (q equal to a name, owner/repo, repository name or id,
 //     as okf_name_key normalises them; migration 0012) comes before all of
 //     it, most starred first, at most rankWindow bundles.
 const (
 	rankWindow  = 32
-	rankWeights = `'{0.1, 0.2, 0.4, 1.0}'`
+	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
 )
 
