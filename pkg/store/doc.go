@@ -18,6 +18,7 @@
 //	types.go       the types and errors callers see: Bundle, BundleInput, SearchParams, IndexStats
 //	row.go         BundleInput to column values: cleaning, content hash
 //	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
+//	upsertbatch.go UpsertBundles: many bundles a transaction and a statement
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded; relevance and its weights

@@ -77,35 +77,137 @@ func (s importSummary) String() string {
 		s.Bundles, s.Repos, s.Created, s.Updated, s.Unchanged, s.Hidden, s.NotBundles, s.Failed)
 }
 
-// importTree indexes every bundle under dir/<owner>/<repo>/. Bundles of an
-// imported repository that are no longer in the tree are hidden.
+// importBatch is how many bundles import writes a transaction
+// (store.UpsertBundles): durable commits cost a flush each, so one a bundle
+// caps an import at a few hundred bundles a second.
+const importBatch = 500
+
+// importTree indexes every bundle under dir/<owner>/<repo>/, importBatch
+// bundles a transaction. Bundles of an imported repository that are no
+// longer in the tree are hidden. progress shows the count, rate and ETA.
 func importTree(ctx context.Context, st *store.Store, dir string, progress io.Writer, now time.Time) (importSummary, error) {
 	var sum importSummary
 	repos, err := listRepos(dir)
 	if err != nil {
 		return sum, err
 	}
-	for _, r := range repos {
+	roots := make([][]string, len(repos))
+	total := 0
+	for i, r := range repos {
+		if roots[i], err = findRoots(r.path); err != nil {
+			return sum, err
+		}
+		total += len(roots[i])
+	}
+	w := &importWriter{st: st, sum: &sum, keep: map[string][]string{}, meter: newMeter(progress, total)}
+	for i, r := range repos {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
-		rs, err := importRepo(ctx, st, r, progress, now)
-		sum.Repos++
-		sum.Bundles += rs.Bundles
-		sum.Created += rs.Created
-		sum.Updated += rs.Updated
-		sum.Unchanged += rs.Unchanged
-		sum.Hidden += rs.Hidden
-		sum.NotBundles += rs.NotBundles
-		sum.Failed += rs.Failed
-		if err != nil {
+		if err := w.repo(ctx, r, roots[i], now); err != nil {
 			return sum, err
 		}
 	}
+	if err := w.flush(ctx); err != nil {
+		return sum, err
+	}
+	w.meter.done()
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d index.md files failed to import (see above)", sum.Failed)
 	}
 	return sum, nil
+}
+
+// importWriter collects parsed bundles into batches and writes them; after
+// each batch it hides what the repositories it completed no longer hold.
+type importWriter struct {
+	st    *store.Store
+	sum   *importSummary
+	batch []store.BundleInput
+	keep  map[string][]string // completed repositories (owner/repo) to the ids found there
+	meter *meter
+}
+
+// repo parses the roots of one repository into the batch.
+func (w *importWriter) repo(ctx context.Context, r repoDir, roots []string, now time.Time) error {
+	var meta repoJSON
+	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
+		if err := json.Unmarshal(b, &meta); err != nil {
+			return fmt.Errorf("import: %s/repo.json: %w", r.path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("import: %w", err)
+	}
+	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
+		Archived: meta.Archived, Language: meta.Language, License: meta.License}
+	w.sum.Repos++
+	keep := []string{}
+	for _, rel := range roots {
+		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
+		in, err := indexer.FromRepo(data, loc, info, now)
+		w.meter.add(1)
+		if errors.Is(err, okf.ErrNotBundle) {
+			w.sum.NotBundles++
+			continue
+		}
+		if err != nil {
+			w.sum.Failed++
+			w.meter.printf("  %s/%s %s: %v\n", r.owner, r.name, rel, err)
+			continue
+		}
+		keep = append(keep, in.ID)
+		w.batch = append(w.batch, in)
+		if len(w.batch) >= importBatch {
+			if err := w.flush(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	w.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
+	return nil
+}
+
+// flush writes the batch, then hides the bundles that the completed
+// repositories no longer hold.
+func (w *importWriter) flush(ctx context.Context) error {
+	if len(w.batch) > 0 {
+		res, err := w.st.UpsertBundles(ctx, w.batch)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		for _, r := range res {
+			w.sum.Bundles++
+			switch {
+			case r.Created:
+				w.sum.Created++
+			case r.Changed:
+				w.sum.Updated++
+			default:
+				w.sum.Unchanged++
+			}
+		}
+		w.batch = w.batch[:0]
+	}
+	if len(w.keep) == 0 {
+		return nil
+	}
+	stale, err := w.st.StaleRepos(ctx, w.keep)
+	if err != nil {
+		return err
+	}
+	for _, repo := range stale {
+		hidden, err := w.st.HideRepoBundlesExcept(ctx, repo, w.keep[repo])
+		if err != nil {
+			return err
+		}
+		w.sum.Hidden += hidden
+	}
+	clear(w.keep)
+	return nil
 }
 
 type repoDir struct{ owner, name, path string }
@@ -134,65 +236,6 @@ func listRepos(dir string) ([]repoDir, error) {
 		return nil, fmt.Errorf("import: %s holds no <owner>/<repo> directories", dir)
 	}
 	return out, nil
-}
-
-func importRepo(ctx context.Context, st *store.Store, r repoDir, progress io.Writer, now time.Time) (importSummary, error) {
-	var sum importSummary
-	var meta repoJSON
-	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
-		if err := json.Unmarshal(b, &meta); err != nil {
-			return sum, fmt.Errorf("import: %s/repo.json: %w", r.path, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return sum, fmt.Errorf("import: %w", err)
-	}
-	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
-		Archived: meta.Archived, Language: meta.Language, License: meta.License}
-
-	roots, err := findRoots(r.path)
-	if err != nil {
-		return sum, err
-	}
-	var keep []string
-	for _, rel := range roots {
-		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
-		if err != nil {
-			return sum, fmt.Errorf("import: %w", err)
-		}
-		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
-		in, err := indexer.FromRepo(data, loc, info, now)
-		if errors.Is(err, okf.ErrNotBundle) {
-			sum.NotBundles++
-			continue
-		}
-		if err != nil {
-			sum.Failed++
-			fmt.Fprintf(progress, "  %s/%s %s: %v\n", r.owner, r.name, rel, err)
-			continue
-		}
-		res, err := st.UpsertBundle(ctx, in)
-		if err != nil {
-			return sum, fmt.Errorf("import: %s/%s %s: %w", r.owner, r.name, rel, err)
-		}
-		keep = append(keep, in.ID)
-		sum.Bundles++
-		switch {
-		case res.Created:
-			sum.Created++
-		case res.Changed:
-			sum.Updated++
-		default:
-			sum.Unchanged++
-		}
-	}
-	hidden, err := st.HideRepoBundlesExcept(ctx, source.Repo{Owner: r.owner, Name: r.name}.FullName(), keep)
-	if err != nil {
-		return sum, err
-	}
-	sum.Hidden = hidden
-	fmt.Fprintf(progress, "%s/%s: %d bundles (%d new, %d updated, %d unchanged, %d hidden)\n",
-		r.owner, r.name, sum.Bundles, sum.Created, sum.Updated, sum.Unchanged, sum.Hidden)
-	return sum, nil
 }
 
 // findRoots lists the slash paths of every index.md under dir, hidden
