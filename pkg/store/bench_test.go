@@ -102,12 +102,13 @@ func BenchmarkQueries(b *testing.B) {
 			search("sort "+string(sort)+" q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: sort, Q: medium(i)} }))
 	}
 	rel := wire.SortRelevance
-	// deep is the page at offset 900 of p (limit 100) as the API's next
-	// link reaches it: with the cursor of the page before, found by
-	// following cursors from the first page.
+	// deep is the page at offset 960 of p (the default limit, 24) as the
+	// API's next link reaches it: with the cursor of the page before, found
+	// by following cursors from the first page. It compares with the first
+	// page of the same shape.
 	deep := func(p store.SearchParams) store.SearchParams {
-		p.Limit = 100
-		for p.Offset = 0; p.Offset < 900; p.Offset += 100 {
+		p.Limit = 24
+		for p.Offset = 0; p.Offset < 960; p.Offset += 24 {
 			page, err := s.Search(ctx, p)
 			if err != nil || len(page) == 0 {
 				b.Fatalf("walk %+v: %v (%d)", p, err, len(page))
@@ -125,10 +126,10 @@ func BenchmarkQueries(b *testing.B) {
 	deepStars := deep(store.SearchParams{Sort: wire.SortStars, Q: common})
 	deepName := deep(store.SearchParams{Sort: wire.SortName})
 	shapes = append(shapes,
-		search("next to 900 q medium", func(i int) store.SearchParams { return deepMedium[i%len(deepMedium)] }),
-		search("next to 900 relevance medium", func(i int) store.SearchParams { return deepRelevance[i%len(deepRelevance)] }),
-		search("next to 900 sort stars q common", fixed(deepStars)),
-		search("next to 900 sort name", fixed(deepName)),
+		search("next to 960 q medium", func(i int) store.SearchParams { return deepMedium[i%len(deepMedium)] }),
+		search("next to 960 relevance medium", func(i int) store.SearchParams { return deepRelevance[i%len(deepRelevance)] }),
+		search("next to 960 sort stars q common", fixed(deepStars)),
+		search("next to 960 sort name", fixed(deepName)),
 		search("relevance exact name", func(i int) store.SearchParams {
 			return store.SearchParams{Sort: rel, Q: exactNames[i%len(exactNames)]}
 		}),

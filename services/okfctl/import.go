@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,8 +84,9 @@ func (s importSummary) String() string {
 const importBatch = 500
 
 // importTree indexes every bundle under dir/<owner>/<repo>/, importBatch
-// bundles a transaction. Bundles of an imported repository that are no
-// longer in the tree are hidden. progress shows the count, rate and ETA.
+// bundles a transaction, parsing the next batch while the last is written.
+// Bundles of an imported repository that are no longer in the tree are
+// hidden. progress shows the count, rate and ETA.
 func importTree(ctx context.Context, st *store.Store, dir string, progress io.Writer, now time.Time) (importSummary, error) {
 	var sum importSummary
 	repos, err := listRepos(dir)
@@ -99,37 +101,54 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 		}
 		total += len(roots[i])
 	}
-	w := &importWriter{st: st, sum: &sum, keep: map[string][]string{}, meter: newMeter(progress, total)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan importJob, 1)
+	written := make(chan error, 1)
+	var ws importSummary // what the writer counts
+	go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws) }()
+	p := &importParser{sum: &sum, job: newImportJob(), jobs: jobs, meter: newMeter(progress, total)}
 	for i, r := range repos {
-		if err := ctx.Err(); err != nil {
-			return sum, err
+		if err = ctx.Err(); err != nil {
+			break
 		}
-		if err := w.repo(ctx, r, roots[i], now); err != nil {
-			return sum, err
+		if err = p.repo(r, roots[i], now); err != nil {
+			break
 		}
 	}
-	if err := w.flush(ctx); err != nil {
+	jobs <- p.job
+	close(jobs)
+	werr := <-written
+	sum.Bundles, sum.Created, sum.Updated, sum.Unchanged, sum.Hidden = ws.Bundles, ws.Created, ws.Updated, ws.Unchanged, ws.Hidden
+	if err = cmp.Or(werr, err); err != nil {
 		return sum, err
 	}
-	w.meter.done()
+	p.meter.done()
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d index.md files failed to import (see above)", sum.Failed)
 	}
 	return sum, nil
 }
 
-// importWriter collects parsed bundles into batches and writes them; after
-// each batch it hides what the repositories it completed no longer hold.
-type importWriter struct {
-	st    *store.Store
-	sum   *importSummary
+// importJob is a batch to write and the repositories completed with it.
+type importJob struct {
 	batch []store.BundleInput
-	keep  map[string][]string // completed repositories (owner/repo) to the ids found there
+	keep  map[string][]string // owner/repo to the ids found there
+}
+
+func newImportJob() importJob { return importJob{keep: map[string][]string{}} }
+
+// importParser reads the roots of repositories into jobs.
+type importParser struct {
+	sum   *importSummary // Repos, NotBundles, Failed
+	job   importJob
+	jobs  chan<- importJob
 	meter *meter
 }
 
-// repo parses the roots of one repository into the batch.
-func (w *importWriter) repo(ctx context.Context, r repoDir, roots []string, now time.Time) error {
+// repo parses the roots of one repository into the job, sending it when
+// it is full.
+func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 	var meta repoJSON
 	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
 		if err := json.Unmarshal(b, &meta); err != nil {
@@ -140,7 +159,7 @@ func (w *importWriter) repo(ctx context.Context, r repoDir, roots []string, now 
 	}
 	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
 		Archived: meta.Archived, Language: meta.Language, License: meta.License}
-	w.sum.Repos++
+	p.sum.Repos++
 	keep := []string{}
 	for _, rel := range roots {
 		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
@@ -149,64 +168,74 @@ func (w *importWriter) repo(ctx context.Context, r repoDir, roots []string, now 
 		}
 		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
 		in, err := indexer.FromRepo(data, loc, info, now)
-		w.meter.add(1)
+		p.meter.add(1)
 		if errors.Is(err, okf.ErrNotBundle) {
-			w.sum.NotBundles++
+			p.sum.NotBundles++
 			continue
 		}
 		if err != nil {
-			w.sum.Failed++
-			w.meter.printf("  %s/%s %s: %v\n", r.owner, r.name, rel, err)
+			p.sum.Failed++
+			p.meter.printf("  %s/%s %s: %v\n", r.owner, r.name, rel, err)
 			continue
 		}
 		keep = append(keep, in.ID)
-		w.batch = append(w.batch, in)
-		if len(w.batch) >= importBatch {
-			if err := w.flush(ctx); err != nil {
-				return err
-			}
+		p.job.batch = append(p.job.batch, in)
+		if len(p.job.batch) >= importBatch {
+			p.jobs <- p.job
+			p.job = newImportJob()
 		}
 	}
-	w.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
+	p.job.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
 	return nil
 }
 
-// flush writes the batch, then hides the bundles that the completed
-// repositories no longer hold.
-func (w *importWriter) flush(ctx context.Context) error {
-	if len(w.batch) > 0 {
-		res, err := w.st.UpsertBundles(ctx, w.batch)
+// writeJobs writes each job's batch, then hides the bundles that its
+// completed repositories no longer hold. After an error it cancels the
+// import and drains the jobs.
+func writeJobs(ctx context.Context, cancel func(), st *store.Store, jobs <-chan importJob, sum *importSummary) error {
+	var err error
+	for job := range jobs {
+		if err == nil {
+			if err = writeJob(ctx, st, job, sum); err != nil {
+				cancel()
+			}
+		}
+	}
+	return err
+}
+
+func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSummary) error {
+	if len(job.batch) > 0 {
+		res, err := st.UpsertBundles(ctx, job.batch)
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
 		for _, r := range res {
-			w.sum.Bundles++
+			sum.Bundles++
 			switch {
 			case r.Created:
-				w.sum.Created++
+				sum.Created++
 			case r.Changed:
-				w.sum.Updated++
+				sum.Updated++
 			default:
-				w.sum.Unchanged++
+				sum.Unchanged++
 			}
 		}
-		w.batch = w.batch[:0]
 	}
-	if len(w.keep) == 0 {
+	if len(job.keep) == 0 {
 		return nil
 	}
-	stale, err := w.st.StaleRepos(ctx, w.keep)
+	stale, err := st.StaleRepos(ctx, job.keep)
 	if err != nil {
 		return err
 	}
 	for _, repo := range stale {
-		hidden, err := w.st.HideRepoBundlesExcept(ctx, repo, w.keep[repo])
+		hidden, err := st.HideRepoBundlesExcept(ctx, repo, job.keep[repo])
 		if err != nil {
 			return err
 		}
-		w.sum.Hidden += hidden
+		sum.Hidden += hidden
 	}
-	clear(w.keep)
 	return nil
 }
 
