@@ -32,25 +32,29 @@ package store
 //     the same machinery: a phrase of word prefixes restricted to weights C
 //     and D, on the same vector and index.
 //   - Relevance (only with q: the API orders relevance without q as recent,
-//     and Search refuses it). Ranking every match of
-//     a common word takes seconds, so only a window is ranked: the
-//     rankWindow newest matches in the name, identifier or tagline (the
-//     small search_head vector) and the rankWindow newest matches anywhere.
-//     The window comes first, by ts_rank_cd (weighted cover density; ts_rank
-//     scores every bundle 1e-20 when q excludes a word), then recency; the
-//     other matches follow, newest first. The order is fixed whatever the
-//     page, so paging neither repeats nor skips, and a word with fewer than
-//     rankWindow matches is ranked entirely. The head part is an index-only
-//     scan of bundles_live_recent, which carries search_head (well under a
-//     microsecond a row), or a read of search_head's GIN index for rare
-//     words, and stops at rankWindow rows; the other part walks the same
-//     index checking the full vector on the heap row (~4 us a row), or reads
-//     the GIN index when that is cheaper, and stops at
-//     max(rankWindow, offset+limit) rows.
-//   - Deep pages are the exception: offset 1000 over a word in ~3% of
-//     bundles reads ~35,000 rows whichever way (~180-230 ms at 1M), as does
-//     any sort of a mid-frequency word at offset 1000. Stock Postgres has no
-//     index that returns GIN matches in another column's order (RUM does).
+//     and Search refuses it). Ranking every match of a common word takes
+//     seconds, so relevance has three tiers (see relevance and the weights
+//     beside rankWindow): the exact tier (q equal, normalised, to a name,
+//     owner/repo, repository name or id: one probe of bundles_live_exact),
+//     then a ranked window whose candidates come from recency and
+//     popularity alike (the rankWindow newest and most starred matches in
+//     the name, identifier or tagline, the newest and most starred matches
+//     anywhere; a rare word's every match), scored by ts_rank_cd (weighted
+//     cover density; ts_rank scores every bundle 1e-20 when q excludes a
+//     word) times ln(e + stars); then the other matches, newest first. The
+//     order is fixed whatever the page, so paging neither repeats nor
+//     skips. Each source stops at rankWindow rows: the head sources are
+//     index-only scans of bundles_live_recent (which carries search_head)
+//     or walks of bundles_live_stars, or reads of a GIN index for rare
+//     words; the newest-anywhere source stops at max(rankWindow,
+//     offset+limit) rows.
+//   - Deep pages through offset cost what they count: offset 1000 over a
+//     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
+//     at 1M). The API's next link carries a cursor (cursor.go): the page
+//     after it seeks the sort index past the last bundle and reads what a
+//     first page reads. Relevance's rest tier seeks the same way (its
+//     window is recomputed, at first-page cost); its first two tiers end
+//     within the first pages and are reached by offset.
 //   - A mid-frequency query whose rows are not in shared buffers yet pays
 //     ~10 us a row to read them from the OS cache: a two-word query read
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
