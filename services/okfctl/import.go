@@ -80,11 +80,19 @@ func (s importSummary) String() string {
 
 // importBatch is how many bundles import writes a transaction
 // (store.UpsertBundles): durable commits cost a flush each, so one a bundle
-// caps an import at a few hundred bundles a second.
-const importBatch = 500
+// caps an import at a few hundred bundles a second. importWriters batches
+// are written at once, one a core of the database's two: the writes are
+// Postgres's CPU (text search vectors and their GIN indexes) more than the
+// flush. Duplicates written by two writers at once follow the same rule
+// (the earliest indexed is live), whichever commits first.
+const (
+	importBatch   = 500
+	importWriters = 2
+)
 
 // importTree indexes every bundle under dir/<owner>/<repo>/, importBatch
-// bundles a transaction, parsing the next batch while the last is written.
+// bundles a transaction, parsing the next batches while importWriters
+// write the last ones.
 // Bundles of an imported repository that are no longer in the tree are
 // hidden. progress shows the count, rate and ETA.
 func importTree(ctx context.Context, st *store.Store, dir string, progress io.Writer, now time.Time) (importSummary, error) {
@@ -103,10 +111,12 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan importJob, 1)
-	written := make(chan error, 1)
-	var ws importSummary // what the writer counts
-	go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws) }()
+	jobs := make(chan importJob, importWriters)
+	written := make(chan error, importWriters)
+	ws := make([]importSummary, importWriters) // what each writer counts
+	for i := range ws {
+		go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws[i]) }()
+	}
 	p := &importParser{sum: &sum, job: newImportJob(), jobs: jobs, meter: newMeter(progress, total)}
 	for i, r := range repos {
 		if err = ctx.Err(); err != nil {
@@ -118,8 +128,17 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 	}
 	jobs <- p.job
 	close(jobs)
-	werr := <-written
-	sum.Bundles, sum.Created, sum.Updated, sum.Unchanged, sum.Hidden = ws.Bundles, ws.Created, ws.Updated, ws.Unchanged, ws.Hidden
+	var werr error
+	for range ws {
+		werr = cmp.Or(werr, <-written)
+	}
+	for i := range ws { // every writer is done
+		sum.Bundles += ws[i].Bundles
+		sum.Created += ws[i].Created
+		sum.Updated += ws[i].Updated
+		sum.Unchanged += ws[i].Unchanged
+		sum.Hidden += ws[i].Hidden
+	}
 	if err = cmp.Or(werr, err); err != nil {
 		return sum, err
 	}
