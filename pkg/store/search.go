@@ -37,8 +37,8 @@ package store
 //     beside rankWindow): the exact tier (q equal, normalised, to a name,
 //     owner/repo, repository name or id: one probe of bundles_live_exact),
 //     then a ranked window whose candidates come from recency and
-//     popularity alike (the rankWindow newest and most starred matches in
-//     the name, identifier or tagline, the newest and most starred matches
+//     popularity alike (the rankWindow newest matches in the name,
+//     identifier or tagline, the newest and the most starred matches
 //     anywhere; a rare word's every match), scored by ts_rank_cd (weighted
 //     cover density; ts_rank scores every bundle 1e-20 when q excludes a
 //     word) times ln(e + stars); then the other matches, newest first. The
@@ -91,8 +91,9 @@ const (
 //
 //   - rankWindow is how many candidates each source of the ranked window
 //     gives: the newest matches in the name, identifier or tagline, the
-//     newest matches anywhere, the most starred matches in the name,
-//     identifier or tagline, and the most starred matches anywhere. Recency
+//     newest matches anywhere, and the most starred matches anywhere (a
+//     most starred head source walked bundles_live_stars to the end for a
+//     word the planner thought commoner than it is: seconds at 1M). Recency
 //     alone made relevance "newest first" on a common word at a million
 //     bundles; the starred sources put the bundles people use in the window
 //     whatever their age. 32 of each keeps the first page of a two-word
@@ -282,11 +283,14 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // three tiers (exactTier, rankedTier, restTier):
 //
 //   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
-//     okf_name_key(q), through bundles_live_exact.
+//     okf_name_key(q), read through bundles_live_exact before they are
+//     sorted (OFFSET 0 keeps the planner from walking bundles_live_stars and
+//     computing the keys of every bundle when no name matches: seconds at
+//     1M).
 //   - w: the ranked window, the union of rankWindow bundles from each of h
-//     (newest head matches), a's first rankWindow (newest matches), p (most
-//     starred matches) and hp (most starred head matches), less e; scored
-//     by ts_rank_cd with rankWeights times popularity.
+//     (newest head matches), a's first rankWindow (newest matches) and p
+//     (most starred matches), less e; scored by ts_rank_cd with
+//     rankWeights times popularity.
 //   - the rest of a, newest first.
 //
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
@@ -329,7 +333,7 @@ func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after strin
 	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
 	return `
 WITH e AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND ` + exact + byStars + `
+	SELECT id FROM (SELECT id, repo_stars FROM bundles WHERE ` + filters + ` AND ` + exact + ` OFFSET 0) AS m` + byStars + `
 ), ` + r + ` AS MATERIALIZED (
 	` + newest(match, capN) + `
 ), h AS MATERIALIZED (
@@ -337,10 +341,8 @@ WITH e AS MATERIALIZED (
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
 ), p AS MATERIALIZED (
 	SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + b.tsq + byStars + `
-), hp AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + byStars + `
 ), w AS MATERIALIZED (
-	SELECT id FROM h UNION SELECT id FROM p UNION SELECT id FROM hp UNION (` + a0 + `)
+	SELECT id FROM h UNION SELECT id FROM p UNION (` + a0 + `)
 	EXCEPT SELECT id FROM e
 ), ordered AS (
 	SELECT x.id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "x") + ` AS score, x.indexed_at
