@@ -39,10 +39,12 @@ test: vet
 	@scripts/ensure-chromium.sh >/dev/null
 	OKF_CHROMIUM=$$(scripts/ensure-chromium.sh) OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
 
-# Query benchmarks over N synthetic bundles (N=1000000 supported), the
-# 2 MiB root parse, sweep throughput over 10,000 synthetic repositories, and
-# 2,000 concurrent visits counted exactly, and the web pages' render time
-# and transferred size.
+# Query benchmarks over N synthetic bundles (N=1000000 supported; pages
+# reached through next included), relevance over the judged set among them
+# (exact-name@1, MRR, nDCG@10, old and new ranking), ingest with fsync on
+# (batched and one a transaction), the 2 MiB root parse, sweep throughput
+# over 10,000 synthetic repositories, 2,000 concurrent visits counted
+# exactly, and the web pages' render time and transferred size.
 bench:
 	@scripts/ensure-postgres.sh
 	OKF_BENCH_N=$(N) go test -run '^$$' -bench . -benchtime 1x -timeout 60m ./pkg/store/

@@ -53,6 +53,14 @@ func BenchmarkQueries(b *testing.B) {
 	if err != nil || len(ids) == 0 {
 		b.Fatalf("sample: %v (%d ids)", err, len(ids))
 	}
+	var exactNames []string
+	rows, err = s.Pool().Query(ctx, `SELECT name FROM bundles WHERE id = ANY($1)`, ids[:200])
+	if err == nil {
+		exactNames, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
 
 	type shape struct {
 		name   string
@@ -94,7 +102,37 @@ func BenchmarkQueries(b *testing.B) {
 			search("sort "+string(sort)+" q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: sort, Q: medium(i)} }))
 	}
 	rel := wire.SortRelevance
+	// deep is the page at offset 960 of p (the default limit, 24) as the
+	// API's next link reaches it: with the cursor of the page before, found
+	// by following cursors from the first page. It compares with the first
+	// page of the same shape.
+	deep := func(p store.SearchParams) store.SearchParams {
+		p.Limit = 24
+		for p.Offset = 0; p.Offset < 960; p.Offset += 24 {
+			page, err := s.Search(ctx, p)
+			if err != nil || len(page) == 0 {
+				b.Fatalf("walk %+v: %v (%d)", p, err, len(page))
+			}
+			p.After = page[len(page)-1].Cursor
+		}
+		return p
+	}
+	deepMedium := make([]store.SearchParams, len(wordsMedium))
+	deepRelevance := make([]store.SearchParams, len(wordsMedium))
+	for i := range wordsMedium {
+		deepMedium[i] = deep(store.SearchParams{Q: medium(i)})
+		deepRelevance[i] = deep(store.SearchParams{Q: medium(i), Sort: rel})
+	}
+	deepStars := deep(store.SearchParams{Sort: wire.SortStars, Q: common})
+	deepName := deep(store.SearchParams{Sort: wire.SortName})
 	shapes = append(shapes,
+		search("next to 960 q medium", func(i int) store.SearchParams { return deepMedium[i%len(deepMedium)] }),
+		search("next to 960 relevance medium", func(i int) store.SearchParams { return deepRelevance[i%len(deepRelevance)] }),
+		search("next to 960 sort stars q common", fixed(deepStars)),
+		search("next to 960 sort name", fixed(deepName)),
+		search("relevance exact name", func(i int) store.SearchParams {
+			return store.SearchParams{Sort: rel, Q: exactNames[i%len(exactNames)]}
+		}),
 		search("relevance q common", fixed(store.SearchParams{Sort: rel, Q: common})),
 		search("relevance q medium", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: medium(i)} }),
 		search("relevance q rare", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: rare(i)} }),
@@ -298,6 +336,28 @@ func withDatabase(b *testing.B, adminURL, name string) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// BenchmarkRelevance writes the judged relevance set (judged_test.go: the
+// real corpus and 100 decoys per real bundle) into the benchmark's database
+// of OKF_BENCH_N bundles and prints exact-name@1, MRR and nDCG@10 of the
+// old and the new ranking.
+func BenchmarkRelevance(b *testing.B) {
+	n := envInt("OKF_BENCH_N", 100000)
+	s, err := store.Open(context.Background(), store.Config{URL: benchDatabase(b, n)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	qs := seedJudged(b, s, 100)
+	fmt.Printf("\nrelevance over %d bundles, %d judged queries\n", n, len(qs))
+	for _, name := range []string{"old", "new"} {
+		f := judge(b, qs, relevanceSearches(s)[name])
+		fmt.Printf("%-4s %s\n", name, f)
+		b.ReportMetric(f.exactAt1, name+"-exact@1")
+		b.ReportMetric(f.mrr, name+"-MRR")
+		b.ReportMetric(f.ndcg10, name+"-nDCG@10")
+	}
 }
 
 // BenchmarkUpsert measures UpsertBundle on a fresh database: new bundles,

@@ -17,8 +17,9 @@ const bundleColumns = `id, visibility, name, tagline, description, okf_version, 
 	repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license,
 	indexed_at, updated_at`
 
-// scanBundle reads one row of bundleColumns.
-func scanBundle(row pgx.Row) (Bundle, error) {
+// scanBundle reads one row of bundleColumns, then into extra the columns
+// that follow them, if any.
+func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 	var (
 		b                  Bundle
 		stars, forks       *int
@@ -26,10 +27,11 @@ func scanBundle(row pgx.Row) (Bundle, error) {
 		indexed, updated   time.Time
 		state, lang, licen *string
 	)
-	err := row.Scan(&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
+	dest := []any{&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
 		&b.Concepts, &b.ConceptList, &b.Type, &b.IndexURL, &b.PageURL, &b.Source.Origin, &b.Source.Via,
 		&b.Source.URL, &b.Source.Host, &b.Source.Repo, &b.Source.Dir, &b.Source.Path,
-		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated)
+		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated}
+	err := row.Scan(append(dest, extra...)...)
 	if err != nil {
 		return Bundle{}, err
 	}
@@ -98,23 +100,40 @@ func lockAndRead(ctx context.Context, tx pgx.Tx, id string) (*stored, error) {
 	return &st, nil
 }
 
-// upsertSQL writes a bundle. A new bundle starts live, or low when its path
-// says so or an earlier non-hidden copy of its root exists; an existing one
-// keeps indexed_at, and keeps updated_at unless its content hash changed.
-// Reconciliation of the duplicate group follows in the same transaction.
+// upsertSQL writes bundles, one per element of the arrays $1..$27 (one
+// statement whatever their number, so the statistics triggers run once per
+// batch). A new bundle starts live, or low when its path says so or an
+// earlier non-hidden copy of its root exists; an existing one keeps
+// indexed_at, and keeps updated_at unless its content hash changed.
+// Reconciliation of the duplicate groups follows in the same transaction.
+// The bundles of one batch are indexed a microsecond apart in their order,
+// so that "the earliest indexed" of duplicates written together is the
+// first written, as it is when they are written one by one.
 const upsertSQL = `
 INSERT INTO bundles AS b (id, visibility, path_low, name, tagline, description, okf_version,
 	concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
 	dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
 	repo_license, root_sha256, content_hash, indexed_at, updated_at)
-SELECT $1,
-	CASE WHEN $2::boolean THEN 'low'
-	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = $26 AND o.id <> $1
+SELECT u.id,
+	CASE WHEN u.path_low THEN 'low'
+	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = u.root_sha256 AND o.id <> u.id
 	                  AND o.visibility <> 'hidden' AND NOT o.path_low) THEN 'low'
 	     ELSE 'live' END,
-	$2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-	$20, $21, $22, $23, $24, $25, $26, $27,
-	coalesce($28::timestamptz, now()), coalesce($28::timestamptz, now())
+	u.path_low, u.name, u.tagline, u.description, u.okf_version, u.concepts, u.concept_list::jsonb,
+	u.type, u.index_url, u.page_url, u.origin, u.via, u.source_url, u.host, u.repo, u.dir, u.path,
+	u.ident, u.repo_stars, u.repo_forks, u.repo_pushed_at, u.repo_state, u.repo_language,
+	u.repo_license, u.root_sha256, u.content_hash,
+	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
+	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond'
+FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
+	$7::integer[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
+	$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::integer[],
+	$21::integer[], $22::timestamptz[], $23::text[], $24::text[], $25::text[], $26::text[],
+	$27::text[]) WITH ORDINALITY
+	AS u(id, path_low, name, tagline, description, okf_version, concepts, concept_list, type,
+	     index_url, page_url, origin, via, source_url, host, repo, dir, path, ident, repo_stars,
+	     repo_forks, repo_pushed_at, repo_state, repo_language, repo_license, root_sha256,
+	     content_hash, ord)
 ON CONFLICT (id) DO UPDATE SET
 	visibility = CASE WHEN excluded.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = excluded.root_sha256
@@ -144,50 +163,11 @@ ON CONFLICT (id) DO UPDATE SET
 // DESIGN.md: low for example and fixture paths; among exact duplicates (same
 // RootSHA256) the earliest indexed is live and the others are low.
 func (s *Store) UpsertBundle(ctx context.Context, in BundleInput) (UpsertResult, error) {
-	r := newBundleRow(in)
-	id := r.in.ID
-	if id == "" || r.in.RootSHA256 == "" {
-		return UpsertResult{}, fmt.Errorf("store: upsert bundle %q: id and root hash are required", id)
-	}
-	res := UpsertResult{ID: id}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		res = UpsertResult{ID: id}
-		old, err := lockAndRead(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if old != nil && old.contentHash == r.contentHash && old.visibility != wire.VisibilityHidden &&
-			old.rootSHA256 == r.in.RootSHA256 && old.sig.equal(r.sig) {
-			res.Visibility = old.visibility
-			return nil // nothing to write
-		}
-		res.Created = old == nil
-		res.Changed = old == nil || old.contentHash != r.contentHash
-		groups := []string{r.in.RootSHA256}
-		if old != nil && old.rootSHA256 != r.in.RootSHA256 {
-			groups = append(groups, old.rootSHA256)
-		}
-		if err := lockGroups(ctx, tx, groups); err != nil {
-			return err
-		}
-		c := r.in.Card
-		if _, err := tx.Exec(ctx, upsertSQL, id, r.in.Low, c.Name, c.Tagline, c.Description,
-			c.OKFVersion, c.Concepts, r.conceptList, c.Type, r.in.IndexURL, r.in.PageURL,
-			r.in.Source.Origin, r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.repo,
-			r.in.Source.Dir, r.in.Source.Path, r.ident, r.sig.Stars, r.sig.Forks, r.sig.PushedAt,
-			r.sig.State, r.sig.Language, r.sig.License, r.in.RootSHA256, r.contentHash,
-			s.clock()); err != nil {
-			return err
-		}
-		if err := reconcile(ctx, tx, groups); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT visibility FROM bundles WHERE id = $1`, id).Scan(&res.Visibility)
-	})
+	res, err := s.UpsertBundles(ctx, []BundleInput{in})
 	if err != nil {
-		return UpsertResult{}, fmt.Errorf("store: upsert bundle %s: %w", id, err)
+		return UpsertResult{}, err
 	}
-	return res, nil
+	return res[0], nil
 }
 
 // withdraw runs stmt ($1 = id) on one bundle under its lock and its

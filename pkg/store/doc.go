@@ -18,9 +18,11 @@
 //	types.go       the types and errors callers see: Bundle, BundleInput, SearchParams, IndexStats
 //	row.go         BundleInput to column values: cleaning, content hash
 //	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
+//	upsertbatch.go UpsertBundles: many bundles a transaction and a statement
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
 //	repos.go       SetRepoSignal
-//	search.go      Search, and how each search shape stays bounded
+//	search.go      Search, and how each search shape stays bounded; relevance and its weights
+//	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes a word it asks for
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress

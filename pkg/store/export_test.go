@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +61,67 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 	}
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	return strings.Join(lines, "\n"), err
+}
+
+// SearchOldRelevance runs a relevance search (p.Q set, first pages only)
+// with the ranking before migration 0012, for the benchmark's old-vs-new
+// relevance figures.
+func SearchOldRelevance(ctx context.Context, s *Store, p SearchParams) ([]Bundle, error) {
+	b := &sqlBuilder{}
+	b.tsq = `websearch_to_tsquery('simple', ` + b.arg(p.Q) + `)`
+	sql := b.oldRelevance(p.Q, b.filters(p), cmp.Or(p.Limit, DefaultLimit), p.Offset)
+	rows, err := s.read.Query(ctx, sql, b.args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) { return scanBundle(r) })
+}
+
+// oldRelevance is the ranking relevance had before the exact tier and the
+// popularity sources (the benchmark measures both): h
+// holds the newest head matches, a the newest matches anywhere, numbered in
+// recency order. The window w is h and the first rankWindow of a; the rest
+// of a follows it. a needs max(rankWindow, offset+limit) rows: the k-th match
+// after the window lies at most |w| places further in a, and the page needs
+// k <= offset+limit-|w|.
+func (b *sqlBuilder) oldRelevance(q, filters string, limit, offset int) string {
+	capN := strconv.Itoa(max(rankWindow, offset+limit))
+	win := strconv.Itoa(rankWindow)
+	// A head match is a match unless q excludes a word ("-word") that the
+	// rest of the bundle holds; only then does h read the full vector, which
+	// costs the index-only scan its heap visits.
+	head := `search_head @@ ` + b.tsq
+	if strings.Contains(q, "-") {
+		head += ` AND search @@ ` + b.tsq
+	}
+	return `
+WITH a AS MATERIALIZED (
+	SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
+	FROM (SELECT id, indexed_at FROM bundles
+	      WHERE ` + filters + ` AND search @@ ` + b.tsq + `
+	      ORDER BY indexed_at DESC, id LIMIT ` + capN + `) AS s
+), h AS MATERIALIZED (
+	SELECT id FROM bundles
+	WHERE ` + filters + ` AND ` + head + `
+	ORDER BY indexed_at DESC, id LIMIT ` + win + `
+), w AS (
+	SELECT id FROM h
+	UNION
+	SELECT id FROM a WHERE pos <= ` + win + `
+), ordered AS (
+	SELECT x.id, 0 AS tier, ts_rank_cd(x.search, ` + b.tsq + `) AS rank, x.indexed_at
+	FROM w JOIN bundles AS x USING (id)
+	UNION ALL
+	SELECT id, 1, 0, indexed_at FROM a
+	WHERE pos > ` + win + ` AND id NOT IN (SELECT id FROM h)
+), page AS (
+	SELECT id, tier, rank, indexed_at FROM ordered
+	ORDER BY tier, rank DESC, indexed_at DESC, id
+	LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset) + `
+)
+SELECT ` + qualified("b", bundleColumns) + `
+FROM page JOIN bundles AS b USING (id)
+ORDER BY page.tier, page.rank DESC, page.indexed_at DESC, page.id`
 }
 
 // DeleteBundle removes a bundle; ErrNotFound when there is none. When it was

@@ -32,25 +32,29 @@ package store
 //     the same machinery: a phrase of word prefixes restricted to weights C
 //     and D, on the same vector and index.
 //   - Relevance (only with q: the API orders relevance without q as recent,
-//     and Search refuses it). Ranking every match of
-//     a common word takes seconds, so only a window is ranked: the
-//     rankWindow newest matches in the name, identifier or tagline (the
-//     small search_head vector) and the rankWindow newest matches anywhere.
-//     The window comes first, by ts_rank_cd (weighted cover density; ts_rank
-//     scores every bundle 1e-20 when q excludes a word), then recency; the
-//     other matches follow, newest first. The order is fixed whatever the
-//     page, so paging neither repeats nor skips, and a word with fewer than
-//     rankWindow matches is ranked entirely. The head part is an index-only
-//     scan of bundles_live_recent, which carries search_head (well under a
-//     microsecond a row), or a read of search_head's GIN index for rare
-//     words, and stops at rankWindow rows; the other part walks the same
-//     index checking the full vector on the heap row (~4 us a row), or reads
-//     the GIN index when that is cheaper, and stops at
-//     max(rankWindow, offset+limit) rows.
-//   - Deep pages are the exception: offset 1000 over a word in ~3% of
-//     bundles reads ~35,000 rows whichever way (~180-230 ms at 1M), as does
-//     any sort of a mid-frequency word at offset 1000. Stock Postgres has no
-//     index that returns GIN matches in another column's order (RUM does).
+//     and Search refuses it). Ranking every match of a common word takes
+//     seconds, so relevance has three tiers (see relevance and the weights
+//     beside rankWindow): the exact tier (q equal, normalised, to a name,
+//     owner/repo, repository name or id: one probe of bundles_live_exact),
+//     then a ranked window whose candidates come from recency and
+//     popularity alike (the rankWindow newest matches in the name,
+//     identifier or tagline, the newest and the most starred matches
+//     anywhere; a rare word's every match), scored by ts_rank_cd (weighted
+//     cover density; ts_rank scores every bundle 1e-20 when q excludes a
+//     word) times ln(e + stars); then the other matches, newest first. The
+//     order is fixed whatever the page, so paging neither repeats nor
+//     skips. Each source stops at rankWindow rows: the head sources are
+//     index-only scans of bundles_live_recent (which carries search_head)
+//     or walks of bundles_live_stars, or reads of a GIN index for rare
+//     words; the newest-anywhere source stops at max(rankWindow,
+//     offset+limit) rows.
+//   - Deep pages through offset cost what they count: offset 1000 over a
+//     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
+//     at 1M). The API's next link carries a cursor (cursor.go): the page
+//     after it seeks the sort index past the last bundle and reads what a
+//     first page reads. Relevance's rest tier seeks the same way (its
+//     window is recomputed, at first-page cost); its first two tiers end
+//     within the first pages and are reached by offset.
 //   - A mid-frequency query whose rows are not in shared buffers yet pays
 //     ~10 us a row to read them from the OS cache: a two-word query read
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
@@ -83,10 +87,44 @@ const (
 	MaxOffset = 1000
 )
 
-// rankWindow is how many newest matches of each kind relevance ranks: the
-// first page (24 by default) comes from up to 64 ranked candidates. At 50 a
-// two-word query at a million bundles went past 50 ms at p99.
-const rankWindow = 32
+// Relevance weights, in one place (see relevance):
+//
+//   - rankWindow is how many candidates each source of the ranked window
+//     gives: the newest matches in the name, identifier or tagline, the
+//     newest matches anywhere, and the most starred matches anywhere (a
+//     most starred head source walked bundles_live_stars to the end for a
+//     word the planner thought commoner than it is: seconds at 1M). Recency
+//     alone made relevance "newest first" on a common word at a million
+//     bundles; the starred sources put the bundles people use in the window
+//     whatever their age. 32 of each keeps the first page of a two-word
+//     query within its latency target; a word with fewer matches than that
+//     is ranked entirely (every source holds all of its matches).
+//   - rankWeights are ts_rank_cd's weights of D (concepts), C
+//     (description), B (tagline) and A (name, identifier). A name match
+//     counts twenty description mentions (Postgres's defaults make it five):
+//     multiplied by popularity, five let any bundle of ~150 stars that
+//     mentions a word once outrank the bundle named by it, which the judged
+//     set (judged_test.go) counts as a miss.
+//   - popularity multiplies the text rank by ln(e + stars), as pkgsite
+//     multiplies by ln(e + importers): 1 for no stars, ~3.9 for 50, ~6.9
+//     for 1,000, ~11.5 for 100,000. It orders bundles of like text rank by
+//     use; across kinds of match, a tagline match passes a name match from
+//     ~25 stars up, a description mention never does.
+//   - The exact tier (q equal to a name, owner/repo, repository name or id,
+//     as okf_name_key normalises them; migration 0012) comes before all of
+//     it, most starred first, at most rankWindow bundles.
+const (
+	rankWindow  = 32
+	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
+	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
+)
+
+// The tiers of relevance, in order.
+const (
+	exactTier  = 0 // q is the bundle's name, repository or id
+	rankedTier = 1 // the ranked window
+	restTier   = 2 // every other match, newest first
+)
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
 var sortOrders = map[wire.Sort]string{
@@ -119,10 +157,17 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	if err != nil || sql == "" {
 		return []Bundle{}, err
 	}
+	sort := cmp.Or(p.Sort, wire.SortRecent)
 	rows, err := s.read.Query(ctx, sql, args...)
 	var out []Bundle
 	if err == nil {
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) { return scanBundle(r) })
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) {
+			var tier int
+			var stars *int
+			b, err := scanBundle(r, &tier, &stars)
+			b.Cursor = cursorOf(sort, b, tier, stars)
+			return b, err
+		})
 	}
 	if stoppedByReadTimeout(ctx, err) {
 		return nil, ErrSearchTimeout
@@ -137,7 +182,8 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 }
 
 // searchSQL is the statement of a search and its arguments; "" when the
-// search returns nothing without asking the database.
+// search returns nothing without asking the database. Its rows are
+// bundleColumns, then the relevance tier and repo_stars (for the cursor).
 func searchSQL(p SearchParams) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
@@ -163,14 +209,25 @@ func searchSQL(p SearchParams) (string, []any, error) {
 		b.tsq = `websearch_to_tsquery('simple', ` + b.arg(q) + `)`
 	}
 	filters := b.filters(p)
+	after := ""
+	if p.After != "" {
+		k, err := decodeCursor(p.After, sort)
+		if err != nil {
+			return "", nil, err
+		}
+		after, offset = b.after(k), 0
+	}
 	if sort == wire.SortRelevance {
-		return b.relevance(q, filters, limit, offset), b.args, nil
+		return b.relevance(q, filters, limit, offset, after), b.args, nil
 	}
 	where := filters
 	if q != "" {
 		where += ` AND search @@ ` + b.tsq
 	}
-	return `SELECT ` + bundleColumns + ` FROM bundles WHERE ` + where +
+	if after != "" {
+		where += ` AND ` + after
+	}
+	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles WHERE ` + where +
 		` ORDER BY ` + sortOrders[sort] +
 		` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset), b.args, nil
 }
@@ -222,14 +279,28 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 	return strings.Join(w, " AND ")
 }
 
-// relevance is the ranked search described at the top of this file: h
-// holds the newest head matches, a the newest matches anywhere, numbered in
-// recency order. The window w is h and the first rankWindow of a; the rest
-// of a follows it. a needs max(rankWindow, offset+limit) rows: the k-th match
-// after the window lies at most |w| places further in a, and the page needs
-// k <= offset+limit-|w|.
-func (b *sqlBuilder) relevance(q, filters string, limit, offset int) string {
-	capN := strconv.Itoa(max(rankWindow, offset+limit))
+// relevance is the ranked search described at the top of this file, in
+// three tiers (exactTier, rankedTier, restTier):
+//
+//   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
+//     okf_name_key(q), read through bundles_live_exact before they are
+//     sorted (OFFSET 0 keeps the planner from walking bundles_live_stars and
+//     computing the keys of every bundle when no name matches: seconds at
+//     1M).
+//   - w: the ranked window, the union of rankWindow bundles from each of h
+//     (newest head matches), a's first rankWindow (newest matches) and p
+//     (most starred matches), less e; scored by ts_rank_cd with
+//     rankWeights times popularity.
+//   - the rest of a, newest first.
+//
+// The order is (tier, score DESC, indexed_at DESC, id), total and fixed
+// whatever the page. a is numbered in recency order and needs
+// max(rankWindow, offset+limit) rows: the k-th match of the rest lies at
+// most |w| places further in a than k, and the page needs k <=
+// offset+limit-|w|. With a cursor of the rest tier (after), a is read from
+// the cursor on instead, limit rows plus as many as the window and the
+// exact tier may hold, and the page is the rest from there: no offset.
+func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after string) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds; only then does h read the full vector, which
@@ -238,34 +309,57 @@ func (b *sqlBuilder) relevance(q, filters string, limit, offset int) string {
 	if strings.Contains(q, "-") {
 		head += ` AND search @@ ` + b.tsq
 	}
+	match := filters + ` AND search @@ ` + b.tsq
+	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(q) + `)]`
+	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
+	newest := func(where, n string) string {
+		return `SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
+	FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
+	      ORDER BY indexed_at DESC, id LIMIT ` + n + `) AS s`
+	}
+	// a0 is the newest rankWindow matches (the window's share of a); r is
+	// a from where the rest of the page starts.
+	a0, r, rest := `SELECT id FROM a WHERE pos <= `+win, `a`, `pos > `+win
+	capN := strconv.Itoa(max(rankWindow, offset+limit))
+	pageEnd := ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
+	tiers := ``
+	if after != "" {
+		tiers = ` WHERE tier = ` + strconv.Itoa(restTier)
+		a0 = `SELECT id FROM bundles WHERE ` + match + ` ORDER BY indexed_at DESC, id LIMIT ` + win
+		r, rest, capN = `r`, `true`, strconv.Itoa(limit+5*rankWindow)
+		pageEnd = ` LIMIT ` + strconv.Itoa(limit)
+		match = match + ` AND ` + after
+	}
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
 	return `
-WITH a AS MATERIALIZED (
-	SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
-	FROM (SELECT id, indexed_at FROM bundles
-	      WHERE ` + filters + ` AND search @@ ` + b.tsq + `
-	      ORDER BY indexed_at DESC, id LIMIT ` + capN + `) AS s
+WITH e AS MATERIALIZED (
+	SELECT id FROM (SELECT id, repo_stars FROM bundles WHERE ` + filters + ` AND ` + exact + ` OFFSET 0) AS m` + byStars + `
+), ` + r + ` AS MATERIALIZED (
+	` + newest(match, capN) + `
 ), h AS MATERIALIZED (
-	SELECT id FROM bundles
-	WHERE ` + filters + ` AND ` + head + `
+	SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
-), w AS (
-	SELECT id FROM h
-	UNION
-	SELECT id FROM a WHERE pos <= ` + win + `
+), p AS MATERIALIZED (
+	SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + b.tsq + byStars + `
+), w AS MATERIALIZED (
+	SELECT id FROM h UNION SELECT id FROM p UNION (` + a0 + `)
+	EXCEPT SELECT id FROM e
 ), ordered AS (
-	SELECT x.id, 0 AS tier, ts_rank_cd(x.search, ` + b.tsq + `) AS rank, x.indexed_at
+	SELECT x.id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "x") + ` AS score, x.indexed_at
+	FROM e JOIN bundles AS x USING (id)
+	UNION ALL
+	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
 	FROM w JOIN bundles AS x USING (id)
 	UNION ALL
-	SELECT id, 1, 0, indexed_at FROM a
-	WHERE pos > ` + win + ` AND id NOT IN (SELECT id FROM h)
+	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM ` + r + `
+	WHERE ` + rest + ` AND id NOT IN (SELECT id FROM w) AND id NOT IN (SELECT id FROM e)
 ), page AS (
-	SELECT id, tier, rank, indexed_at FROM ordered
-	ORDER BY tier, rank DESC, indexed_at DESC, id
-	LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset) + `
+	SELECT id, tier, score, indexed_at FROM ordered` + tiers + `
+	ORDER BY tier, score DESC, indexed_at DESC, id` + pageEnd + `
 )
-SELECT ` + qualified("b", bundleColumns) + `
+SELECT ` + qualified("b", bundleColumns) + `, page.tier, b.repo_stars
 FROM page JOIN bundles AS b USING (id)
-ORDER BY page.tier, page.rank DESC, page.indexed_at DESC, page.id`
+ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 }
 
 // qualified prefixes each column of a comma-separated list with alias.

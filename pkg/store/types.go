@@ -23,6 +23,9 @@ var ConceptBands = []string{"0", "1-5", "6-20", "21-100", "101+"}
 type Bundle struct {
 	wire.Card
 	Visibility wire.Visibility `json:"-"`
+	// Cursor is set by Search: the SearchParams.After that continues the
+	// search after this bundle, or "" where only Offset does (cursor.go).
+	Cursor string `json:"-"`
 }
 
 // BundleInput is one parsed bundle to write: its card as the indexer made
@@ -75,4 +78,8 @@ type SearchParams struct {
 	Sort         wire.Sort
 	Limit        int // 1..MaxLimit+1; 0 means DefaultLimit
 	Offset       int // 0..MaxOffset; past it the search is empty
+	// After, when set, is a Bundle.Cursor of an earlier page of the same
+	// sort (CheckCursor): the page starts after that bundle, and Offset
+	// only bounds the list at MaxOffset.
+	After string
 }

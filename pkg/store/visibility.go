@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -18,9 +17,10 @@ import (
 // advisory lock, then reconciles the group in the same transaction, so the
 // rule holds under concurrent workers and survives re-sweeps.
 //
-// Lock order, which keeps writers free of deadlocks: at most one bundle lock
-// (lockClassBundle) first, then group locks (lockClassGroup) in ascending key
-// order, then row locks. A transaction Postgres still aborts as a deadlock
+// Lock order, which keeps writers free of deadlocks: bundle locks
+// (lockClassBundle) first, in ascending key order (one but for a batch of
+// UpsertBundles), then group locks (lockClassGroup) in ascending key order,
+// then row locks. A transaction Postgres still aborts as a deadlock
 // victim (a hash collision between keys, say) is retried by inTx.
 const (
 	lockClassBundle int32 = 0x6f6b01
@@ -37,17 +37,7 @@ func lockKey(s string) int32 {
 // lockGroups takes the advisory locks of the duplicate groups of roots, in
 // ascending key order.
 func lockGroups(ctx context.Context, tx pgx.Tx, roots []string) error {
-	keys := make([]int32, 0, len(roots))
-	for _, r := range roots {
-		keys = append(keys, lockKey(r))
-	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	// The sorted subquery feeds the aggregate row by row, so the locks are
-	// taken in key order.
-	_, err := tx.Exec(ctx, `SELECT count(pg_advisory_xact_lock($1, k))
-		FROM (SELECT k FROM unnest($2::int4[]) AS k ORDER BY k) AS s`, lockClassGroup, keys)
-	return err
+	return lockKeys(ctx, tx, lockClassGroup, roots)
 }
 
 // reconcileSQL sets, in each group of $1, the earliest eligible member live

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,35 +78,184 @@ func (s importSummary) String() string {
 		s.Bundles, s.Repos, s.Created, s.Updated, s.Unchanged, s.Hidden, s.NotBundles, s.Failed)
 }
 
-// importTree indexes every bundle under dir/<owner>/<repo>/. Bundles of an
-// imported repository that are no longer in the tree are hidden.
+// importBatch is how many bundles import writes a transaction
+// (store.UpsertBundles): durable commits cost a flush each, so one a bundle
+// caps an import at a few hundred bundles a second. importWriters batches
+// are written at once, one a core of the database's two: the writes are
+// Postgres's CPU (text search vectors and their GIN indexes) more than the
+// flush. Duplicates written by two writers at once follow the same rule
+// (the earliest indexed is live), whichever commits first.
+const (
+	importBatch   = 500
+	importWriters = 2
+)
+
+// importTree indexes every bundle under dir/<owner>/<repo>/, importBatch
+// bundles a transaction, parsing the next batches while importWriters
+// write the last ones.
+// Bundles of an imported repository that are no longer in the tree are
+// hidden. progress shows the count, rate and ETA.
 func importTree(ctx context.Context, st *store.Store, dir string, progress io.Writer, now time.Time) (importSummary, error) {
 	var sum importSummary
 	repos, err := listRepos(dir)
 	if err != nil {
 		return sum, err
 	}
-	for _, r := range repos {
-		if err := ctx.Err(); err != nil {
+	roots := make([][]string, len(repos))
+	total := 0
+	for i, r := range repos {
+		if roots[i], err = findRoots(r.path); err != nil {
 			return sum, err
 		}
-		rs, err := importRepo(ctx, st, r, progress, now)
-		sum.Repos++
-		sum.Bundles += rs.Bundles
-		sum.Created += rs.Created
-		sum.Updated += rs.Updated
-		sum.Unchanged += rs.Unchanged
-		sum.Hidden += rs.Hidden
-		sum.NotBundles += rs.NotBundles
-		sum.Failed += rs.Failed
-		if err != nil {
-			return sum, err
+		total += len(roots[i])
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan importJob, importWriters)
+	written := make(chan error, importWriters)
+	ws := make([]importSummary, importWriters) // what each writer counts
+	for i := range ws {
+		go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws[i]) }()
+	}
+	p := &importParser{sum: &sum, job: newImportJob(), jobs: jobs, meter: newMeter(progress, total)}
+	for i, r := range repos {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		if err = p.repo(r, roots[i], now); err != nil {
+			break
 		}
 	}
+	jobs <- p.job
+	close(jobs)
+	var werr error
+	for range ws {
+		werr = cmp.Or(werr, <-written)
+	}
+	for i := range ws { // every writer is done
+		sum.Bundles += ws[i].Bundles
+		sum.Created += ws[i].Created
+		sum.Updated += ws[i].Updated
+		sum.Unchanged += ws[i].Unchanged
+		sum.Hidden += ws[i].Hidden
+	}
+	if err = cmp.Or(werr, err); err != nil {
+		return sum, err
+	}
+	p.meter.done()
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d index.md files failed to import (see above)", sum.Failed)
 	}
 	return sum, nil
+}
+
+// importJob is a batch to write and the repositories completed with it.
+type importJob struct {
+	batch []store.BundleInput
+	keep  map[string][]string // owner/repo to the ids found there
+}
+
+func newImportJob() importJob { return importJob{keep: map[string][]string{}} }
+
+// importParser reads the roots of repositories into jobs.
+type importParser struct {
+	sum   *importSummary // Repos, NotBundles, Failed
+	job   importJob
+	jobs  chan<- importJob
+	meter *meter
+}
+
+// repo parses the roots of one repository into the job, sending it when
+// it is full.
+func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
+	var meta repoJSON
+	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
+		if err := json.Unmarshal(b, &meta); err != nil {
+			return fmt.Errorf("import: %s/repo.json: %w", r.path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("import: %w", err)
+	}
+	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
+		Archived: meta.Archived, Language: meta.Language, License: meta.License}
+	p.sum.Repos++
+	keep := []string{}
+	for _, rel := range roots {
+		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
+		in, err := indexer.FromRepo(data, loc, info, now)
+		p.meter.add(1)
+		if errors.Is(err, okf.ErrNotBundle) {
+			p.sum.NotBundles++
+			continue
+		}
+		if err != nil {
+			p.sum.Failed++
+			p.meter.printf("  %s/%s %s: %v\n", r.owner, r.name, rel, err)
+			continue
+		}
+		keep = append(keep, in.ID)
+		p.job.batch = append(p.job.batch, in)
+		if len(p.job.batch) >= importBatch {
+			p.jobs <- p.job
+			p.job = newImportJob()
+		}
+	}
+	p.job.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
+	return nil
+}
+
+// writeJobs writes each job's batch, then hides the bundles that its
+// completed repositories no longer hold. After an error it cancels the
+// import and drains the jobs.
+func writeJobs(ctx context.Context, cancel func(), st *store.Store, jobs <-chan importJob, sum *importSummary) error {
+	var err error
+	for job := range jobs {
+		if err == nil {
+			if err = writeJob(ctx, st, job, sum); err != nil {
+				cancel()
+			}
+		}
+	}
+	return err
+}
+
+func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSummary) error {
+	if len(job.batch) > 0 {
+		res, err := st.UpsertBundles(ctx, job.batch)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		for _, r := range res {
+			sum.Bundles++
+			switch {
+			case r.Created:
+				sum.Created++
+			case r.Changed:
+				sum.Updated++
+			default:
+				sum.Unchanged++
+			}
+		}
+	}
+	if len(job.keep) == 0 {
+		return nil
+	}
+	stale, err := st.StaleRepos(ctx, job.keep)
+	if err != nil {
+		return err
+	}
+	for _, repo := range stale {
+		hidden, err := st.HideRepoBundlesExcept(ctx, repo, job.keep[repo])
+		if err != nil {
+			return err
+		}
+		sum.Hidden += hidden
+	}
+	return nil
 }
 
 type repoDir struct{ owner, name, path string }
@@ -134,65 +284,6 @@ func listRepos(dir string) ([]repoDir, error) {
 		return nil, fmt.Errorf("import: %s holds no <owner>/<repo> directories", dir)
 	}
 	return out, nil
-}
-
-func importRepo(ctx context.Context, st *store.Store, r repoDir, progress io.Writer, now time.Time) (importSummary, error) {
-	var sum importSummary
-	var meta repoJSON
-	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
-		if err := json.Unmarshal(b, &meta); err != nil {
-			return sum, fmt.Errorf("import: %s/repo.json: %w", r.path, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return sum, fmt.Errorf("import: %w", err)
-	}
-	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
-		Archived: meta.Archived, Language: meta.Language, License: meta.License}
-
-	roots, err := findRoots(r.path)
-	if err != nil {
-		return sum, err
-	}
-	var keep []string
-	for _, rel := range roots {
-		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
-		if err != nil {
-			return sum, fmt.Errorf("import: %w", err)
-		}
-		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
-		in, err := indexer.FromRepo(data, loc, info, now)
-		if errors.Is(err, okf.ErrNotBundle) {
-			sum.NotBundles++
-			continue
-		}
-		if err != nil {
-			sum.Failed++
-			fmt.Fprintf(progress, "  %s/%s %s: %v\n", r.owner, r.name, rel, err)
-			continue
-		}
-		res, err := st.UpsertBundle(ctx, in)
-		if err != nil {
-			return sum, fmt.Errorf("import: %s/%s %s: %w", r.owner, r.name, rel, err)
-		}
-		keep = append(keep, in.ID)
-		sum.Bundles++
-		switch {
-		case res.Created:
-			sum.Created++
-		case res.Changed:
-			sum.Updated++
-		default:
-			sum.Unchanged++
-		}
-	}
-	hidden, err := st.HideRepoBundlesExcept(ctx, source.Repo{Owner: r.owner, Name: r.name}.FullName(), keep)
-	if err != nil {
-		return sum, err
-	}
-	sum.Hidden = hidden
-	fmt.Fprintf(progress, "%s/%s: %d bundles (%d new, %d updated, %d unchanged, %d hidden)\n",
-		r.owner, r.name, sum.Bundles, sum.Created, sum.Updated, sum.Unchanged, sum.Hidden)
-	return sum, nil
 }
 
 // findRoots lists the slash paths of every index.md under dir, hidden

@@ -30,7 +30,9 @@ func (s *Server) searchBundles(c echo.Context) error {
 //
 // The list ends at resultCap: a page at or past it is empty, and a page
 // crossing it is cut there; either way next_offset is null. Whether a next
-// page exists is known without counting (see searchMore).
+// page exists is known without counting (see searchMore). next carries the
+// cursor of the page's last bundle beside next_offset, so that following it
+// seeks instead of counting (store/cursor.go).
 func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error) {
 	p, err := parseSearch(rawQuery, s.full)
 	if err != nil {
@@ -48,6 +50,7 @@ func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error)
 	if more {
 		next := p
 		next.Offset = p.Offset + want
+		next.After = items[want-1].Cursor // "" where only the offset leads on
 		url := s.baseURL + "/api/bundles?" + canonicalQuery(next)
 		page.NextOffset, page.Next = &next.Offset, &url
 	}

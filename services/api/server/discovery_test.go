@@ -195,7 +195,7 @@ func TestOpenAPIServed(t *testing.T) {
 			if hasOKFStats != full || hasConcept != full || strings.Contains(string(body), `"x-variant"`) == !full {
 				t.Errorf("full-only parts present: /api/okf/stats %v, concept %v (full %v)", hasOKFStats, hasConcept, full)
 			}
-			if !full && len(params) != 8 {
+			if !full && len(params) != 9 {
 				t.Errorf("base parameters %v", params)
 			}
 		})

@@ -24,6 +24,7 @@ const (
 	maxListValues = 5                  // values of version, language, concepts, type, license
 	maxVersionLen = 20                 // characters of one version value (decided here)
 	maxValueLen   = 40                 // characters of one language (decided here), type or license value
+	maxCursorLen  = 600                // characters of cursor (a name sort key holds a name)
 )
 
 // repoShape is an owner/repo as the code host spells them.
@@ -52,6 +53,10 @@ var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-
 //   - sort=relevance without q orders as recent.
 //   - A full-only parameter with a value on a base deployment is a 400
 //     unsupported_parameter.
+//   - cursor is what a next link carries beside offset: the sort key of the
+//     last bundle of the page before, opaque. With it the page starts after
+//     that bundle (offset still ends the list at 1000); one not made for
+//     this sort is a 400.
 func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p := store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
@@ -120,6 +125,12 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 			r.fail(invalidParameter("offset", "offset must be a whole number of at least 0."))
 		}
 		p.Offset = n
+	}
+	if cursor, ok := r.scalar("cursor", false); ok {
+		if r.maxLen("cursor", cursor, maxCursorLen) && store.CheckCursor(cursor, p.Sort) != nil {
+			r.fail(invalidParameter("cursor", "cursor must be copied from a next link of the same sort."))
+		}
+		p.After = cursor
 	}
 	return p, r.err
 }
@@ -227,7 +238,7 @@ func wholeNumber(s string, max int) (n int, valid bool) {
 
 // canonicalQuery encodes a search in one fixed form: parameters in the
 // contract's order, filters only when set, sort only when not recent, limit
-// and offset always; commas and slashes are left unescaped. Two equal
+// and offset always, cursor last when there is one; commas and slashes are left unescaped. Two equal
 // searches encode equally, so next links are stable.
 func canonicalQuery(p store.SearchParams) string {
 	var b strings.Builder
@@ -259,5 +270,6 @@ func canonicalQuery(p store.SearchParams) string {
 	}
 	add("limit", strconv.Itoa(p.Limit))
 	add("offset", fmt.Sprint(p.Offset))
+	add("cursor", p.After)
 	return b.String()
 }

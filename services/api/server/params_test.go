@@ -30,6 +30,9 @@ func TestBadParameters(t *testing.T) {
 		{"offset=abc", errInvalidParameter, "offset", true, true},
 		{"offset=1e3", errInvalidParameter, "offset", true, true},
 		{"sort=popular", errInvalidParameter, "sort", true, true},
+		{"cursor=notacursor", errInvalidParameter, "cursor", true, true},
+		{"cursor=eyJzIjoibmFtZSIsImkiOiJ4In0&sort=stars", errInvalidParameter, "cursor", true, true}, // a name cursor
+		{"cursor=" + long(601), errInvalidParameter, "cursor", true, true},
 		{"sort=NAME", errInvalidParameter, "sort", true, true},
 		{"origin=gitlab", errInvalidParameter, "origin", true, true},
 		{"repo=justaname", errInvalidParameter, "repo", true, true},

@@ -1,22 +1,17 @@
 package server
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -97,60 +92,7 @@ func recount(t testing.TB, st *store.Store) {
 	}
 }
 
-// corpusDir is shared/corpus/real beside the repository (where the
-// workspace and CI lay it): ../../../../shared/corpus/real from the package
-// directory services/api/server.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(wd, "..", "..", "..", "..", "shared", "corpus", "real")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Fatalf("the real corpus is not beside the repository: %v", err)
-	}
-	return dir
-}
-
-// corpusBundles parses every repository bundle root of the real corpus
-// (MANIFEST.tsv rows of kind bundle*, and the fixtures, which are low).
+// corpusBundles parses every repository bundle root of the real corpus.
 func corpusBundles(t testing.TB) []store.BundleInput {
-	t.Helper()
-	dir := corpusDir(t)
-	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []store.BundleInput
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 10 || !(strings.HasPrefix(col[9], "bundle") || col[9] == "fixture") {
-			continue
-		}
-		owner, name, _ := strings.Cut(col[0], "/")
-		data, err := os.ReadFile(filepath.Join(dir, owner+"__"+name, col[2]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := source.Repo{Owner: owner, Name: name, Path: col[2]}
-		in, err := indexer.FromRepo(data, r, indexer.RepoInfo{}, time.Now())
-		if errors.Is(err, okf.ErrNotBundle) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("parse %s: %v", r.Identity(), err)
-		}
-		stars, _ := strconv.Atoi(col[4])
-		sig := signal(stars, col[6], col[7])
-		in.Repo = &sig
-		out = append(out, in)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return storetest.CorpusBundles(t)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -160,15 +161,16 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 	for i, f := range files {
 		byRepo[f.Repo.FullName()] = append(byRepo[f.Repo.FullName()], i)
 	}
+	// One batched write for the page's bundles (store.UpsertBundles), then
+	// each repository's hiding and progress.
+	var ins []store.BundleInput
+	keep := map[string][]string{} // lowercase owner/repo to the ids found there
 	for i, r := range repos {
 		if trees[i].Gone {
-			if err := markGone(ctx, st, r.FullName(), now); err != nil {
-				return err
-			}
 			continue
 		}
 		info := repoInfo(r)
-		keep := []string{}
+		kept := []string{}
 		for _, fi := range byRepo[r.FullName()] {
 			b := blobs[fi]
 			if b.Missing || b.Binary {
@@ -187,13 +189,39 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 				log.Warn("sweep: root not indexed", "repo", r.RepoRef, "path", files[fi].Path, "err", err)
 				continue
 			}
-			if _, err := st.UpsertBundle(ctx, in); err != nil {
+			ins = append(ins, in)
+			kept = append(kept, in.ID)
+		}
+		keep[strings.ToLower(r.FullName())] = kept
+	}
+	for len(ins) > 0 {
+		n := min(len(ins), store.MaxBatch)
+		if _, err := st.UpsertBundles(ctx, ins[:n]); err != nil {
+			return err
+		}
+		ins = ins[n:]
+	}
+	stale := map[string]bool{}
+	if len(keep) > 0 {
+		repos, err := st.StaleRepos(ctx, keep)
+		if err != nil {
+			return err
+		}
+		for _, r := range repos {
+			stale[r] = true
+		}
+	}
+	for i, r := range repos {
+		if trees[i].Gone {
+			if err := markGone(ctx, st, r.FullName(), now); err != nil {
 				return err
 			}
-			keep = append(keep, in.ID)
+			continue
 		}
-		if _, err := st.HideRepoBundlesExcept(ctx, r.FullName(), keep); err != nil {
-			return err
+		if repo := strings.ToLower(r.FullName()); stale[repo] {
+			if _, err := st.HideRepoBundlesExcept(ctx, repo, keep[repo]); err != nil {
+				return err
+			}
 		}
 		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
 			return err

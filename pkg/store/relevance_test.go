@@ -1,0 +1,154 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// The exact tier: q equal to a name, owner/repo, repository name or id
+// (case, separators and surrounding space aside) comes first, whatever its
+// text rank or age.
+func TestSearchExactTier(t *testing.T) {
+	s, ids := searchFixture(t)
+	for q, want := range map[string]string{
+		"Widget Field Guide":    "widget", // name
+		" widget-field_guide  ": "widget", // normalised name
+		"zed/zulu":              "zulu",   // owner/repo
+		"ZULU":                  "zulu",   // repository name
+		"tools":                 "tools",  // name and repository name
+		"Example Knowledge":     "site",   // a domain bundle's name
+	} {
+		got := searchIDs(t, s, ids, store.SearchParams{Q: q, Sort: wire.SortRelevance})
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("q %q: %v, want %s first", q, got, want)
+		}
+	}
+	// An id is a key too.
+	got, err := s.Search(context.Background(), store.SearchParams{Q: ids["gadget"], Sort: wire.SortRelevance})
+	if err != nil || len(got) == 0 || got[0].ID != ids["gadget"] {
+		t.Errorf("q = gadget's id: %v %v", err, got)
+	}
+}
+
+// Popularity: of two bundles with the same text, the more starred ranks
+// first, though it is older.
+func TestSearchRelevancePopularity(t *testing.T) {
+	s, clk := newStore(t)
+	add := func(owner string, stars int) string {
+		in := repoBundle(owner, "kb", "index.md")
+		in.Card.Name = "Kestrel notes"
+		in.Card.Description = "About kestrels."
+		in.Repo.Stars = stars
+		mustUpsert(t, s, in)
+		clk.Advance(time.Minute)
+		return in.ID
+	}
+	popular := add("popular", 5000)
+	newer := add("newer", 0)
+	got, err := s.Search(context.Background(), store.SearchParams{Q: "kestrel", Sort: wire.SortRelevance})
+	if err != nil || len(got) != 2 || got[0].ID != popular || got[1].ID != newer {
+		t.Errorf("kestrel: %v %v, want the popular bundle first", err, got)
+	}
+}
+
+// Following cursors gives the list that offsets give, for every sort, with
+// ties in every key and more matches than relevance ranks; a bundle written
+// meanwhile (newer than any) neither repeats nor shifts the pages.
+func TestSearchCursorPaging(t *testing.T) {
+	s, clk := newStore(t)
+	const n = 260
+	for i := range n {
+		in := repoBundle(fmt.Sprintf("owner%02d", i%7), "kb", fmt.Sprintf("d%d/index.md", i))
+		in.Card.Name = fmt.Sprintf("Same Name %d", i%3)
+		in.Card.Description = "shared words about paging"
+		if i%3 == 0 {
+			in.Card.Tagline = "paging guide"
+		}
+		in.Repo.Stars = i % 4
+		if i%11 == 0 {
+			in.Repo = nil // NULL stars
+		}
+		mustUpsert(t, s, in)
+		if i%5 == 0 {
+			clk.Advance(time.Minute)
+		}
+	}
+	clk.Advance(time.Hour)
+	ctx := context.Background()
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance} {
+		for _, q := range []string{"", "paging"} {
+			if sort == wire.SortRelevance && q == "" {
+				continue
+			}
+			p := store.SearchParams{Sort: sort, Q: q, Limit: 100}
+			var whole []string
+			for p.Offset = 0; ; p.Offset += 100 {
+				page, err := s.Search(ctx, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page) == 0 {
+					break
+				}
+				for _, b := range page {
+					whole = append(whole, b.ID)
+				}
+			}
+			var walked []string
+			p = store.SearchParams{Sort: sort, Q: q, Limit: 9}
+			for cursors := 0; ; {
+				page, err := s.Search(ctx, p)
+				if err != nil {
+					t.Fatalf("sort %s q %q offset %d: %v", sort, q, p.Offset, err)
+				}
+				if len(page) == 0 {
+					break
+				}
+				for _, b := range page {
+					walked = append(walked, b.ID)
+				}
+				last := page[len(page)-1]
+				p.Offset += len(page)
+				p.After = last.Cursor
+				if p.After != "" {
+					cursors++
+				}
+				if len(walked) == 50 { // a newer bundle arrives mid-walk
+					extra := repoBundle("late", fmt.Sprintf("kb%s%s", sort, q), "index.md")
+					extra.Card.Description = "paging"
+					mustUpsert(t, s, extra)
+				}
+				if len(walked) > 2*n {
+					t.Fatalf("sort %s q %q: no end", sort, q)
+				}
+			}
+			if !sameWalk(walked, whole) {
+				t.Errorf("sort %s q %q: cursor walk of %d differs from offset list of %d", sort, q, len(walked), len(whole))
+			}
+			if distinct := slices.Compact(slices.Sorted(slices.Values(walked))); len(distinct) != len(walked) {
+				t.Errorf("sort %s q %q: %d ids, %d distinct", sort, q, len(walked), len(distinct))
+			}
+		}
+	}
+	if _, err := s.Search(ctx, store.SearchParams{Sort: wire.SortName, After: "bm90IGEgY3Vyc29y"}); err == nil {
+		t.Error("a made-up cursor accepted")
+	}
+}
+
+// sameWalk: walked holds whole in order, plus at most the bundles written
+// mid-walk.
+func sameWalk(walked, whole []string) bool {
+	i := 0
+	for _, id := range walked {
+		if i < len(whole) && id == whole[i] {
+			i++
+		}
+	}
+	return i == len(whole) && len(walked)-len(whole) <= 10
+}
