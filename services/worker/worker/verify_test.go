@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/source"
@@ -85,13 +86,12 @@ type verifyHarness struct {
 	client *river.Client[pgx.Tx]
 	events <-chan *river.Event
 	site   *site
-	now    time.Time
-	mu     sync.Mutex
+	clock  *clocktest.Clock
 }
 
 func newVerifyHarness(t *testing.T, ctx context.Context) *verifyHarness {
-	h := &verifyHarness{t: t, site: newSite(t), now: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)}
-	st, err := store.Open(ctx, store.Config{URL: storetest.NewDatabase(t), Now: h.clock})
+	h := &verifyHarness{t: t, site: newSite(t), clock: clocktest.New(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))}
+	st, err := store.Open(ctx, store.Config{URL: storetest.NewDatabase(t), Now: h.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,18 +119,6 @@ func newVerifyHarness(t *testing.T, ctx context.Context) *verifyHarness {
 		}
 	})
 	return h
-}
-
-func (h *verifyHarness) clock() time.Time {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.now
-}
-
-func (h *verifyHarness) advance(d time.Duration) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.now = h.now.Add(d)
 }
 
 // ping accepts a submission as the API does (rows and job in one
@@ -249,7 +237,7 @@ func TestVerifyPingPublishes(t *testing.T) {
 	}
 
 	// Re-ping, same content: re-read, published again, updated_at unchanged.
-	h.advance(time.Hour)
+	h.clock.Advance(time.Hour)
 	h.ping(ctx, key, "/"+key+".txt", "/guide/index.md")
 	if b, _ = h.st.GetBundle(ctx, wantID); !b.UpdatedAt.Equal(first.Time) {
 		t.Errorf("unchanged re-ping moved updated_at %v -> %v", first, b.UpdatedAt)
@@ -259,11 +247,11 @@ func TestVerifyPingPublishes(t *testing.T) {
 	}
 
 	// Re-ping, changed content: updated_at moves, indexed_at does not.
-	h.advance(time.Hour)
+	h.clock.Advance(time.Hour)
 	h.site.set("/guide/index.md", rootV2)
 	h.ping(ctx, key, "/"+key+".txt", "/guide/index.md")
 	after, _ := h.st.GetBundle(ctx, wantID)
-	if !after.UpdatedAt.Equal(h.clock()) || !after.IndexedAt.Equal(b.IndexedAt.Time) || after.Concepts != 2 {
+	if !after.UpdatedAt.Equal(h.clock.Now()) || !after.IndexedAt.Equal(b.IndexedAt.Time) || after.Concepts != 2 {
 		t.Errorf("changed re-ping: updated %v indexed %v concepts %d", after.UpdatedAt, after.IndexedAt, after.Concepts)
 	}
 }
