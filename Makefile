@@ -33,11 +33,12 @@ vet:
 # (Redocly's OpenAPI linter, the MCP inspector) are installed once into a
 # cache and named to the tests by OKF_NODE_TOOLS; headless Chromium for the
 # web page's browser tests is installed from apt and named by OKF_CHROMIUM
-# (under make test they run, never skip).
+# (under make test they run, never skip). OKF_FAULTS=1 runs the long fault
+# runs too (the worker SIGKILL run, about 40 s), so none is skipped here.
 test: vet
 	@scripts/ensure-postgres.sh
 	@scripts/ensure-chromium.sh >/dev/null
-	OKF_CHROMIUM=$$(scripts/ensure-chromium.sh) OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) go test -race -count=1 -timeout 20m $(PKGS)
+	OKF_CHROMIUM=$$(scripts/ensure-chromium.sh) OKF_NODE_TOOLS=$$(scripts/ensure-node-tools.sh) OKF_FAULTS=1 go test -race -count=1 -timeout 20m $(PKGS)
 
 # Query benchmarks over N synthetic bundles (N=1000000 supported; pages
 # reached through next included), relevance over the judged set among them
@@ -61,8 +62,8 @@ fuzz:
 # Fault runs: each TestFault... breaks a dependency of a running service
 # (Postgres stopped and started, a read-only database, the UTC day changing
 # under a burst of pings) and gives a verdict and its figures (-v shows
-# them). The quick ones also run in make test; OKF_FAULTS=1 turns on the
-# long ones. A new fault run is a TestFault function in a package of
+# them). make test runs them all too (with OKF_FAULTS=1); a bare go test
+# skips the long ones. A new fault run is a TestFault function in a package of
 # FAULT_PKGS. Then the HTTP fuzz from api/openapi.json, HTTP_FUZZ_N
 # requests a variant.
 FAULT_PKGS ?= ./services/faults/ ./pkg/store/ ./services/worker/worker/

@@ -6,7 +6,8 @@
 // recover) with t.Logf.
 //
 // `make faults` runs every TestFault of the repository with OKF_FAULTS=1
-// and -v; `make test` runs the quick ones. A run that takes more than about
-// 30 seconds skips itself unless OKF_FAULTS is set. The package has no
+// and -v; `make test` runs them too (OKF_FAULTS=1). A run that takes more
+// than about 30 seconds skips itself unless OKF_FAULTS is set, so a bare
+// go test stays quick. The package has no
 // code of its own outside its tests.
 package faults
