@@ -52,6 +52,11 @@ type Config struct {
 	// captcha is verified (contact.go).
 	Contact Contact
 
+	// PartnersFile (PARTNERS_FILE) is the YAML file of the full variant's
+	// partnership offer (GET /api/partners); "" is the embedded default.
+	// The API reads and validates it at start (pkg/partners).
+	PartnersFile string
+
 	// Auth is how the full variant verifies the house's global session and
 	// the identity service's signed events (auth.go).
 	Auth Auth
@@ -111,6 +116,7 @@ func Load(getenv func(string) string) (Config, error) {
 		X402Facilitator: or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator),
 		X402Mode:        or(getenv("X402_MODE"), DefaultX402Mode),
 		PGBin:           getenv("PG_BIN"),
+		PartnersFile:    getenv("PARTNERS_FILE"),
 	}
 
 	if c.DatabaseReadURL == "" {
