@@ -34,6 +34,7 @@
 //	apikeys.go     full variant: API keys and their limit of live keys
 //	credit.go      full variant: x402 payments claimed once, prepaid credit and its one-statement debit
 //	contact.go     full variant: the contact outbox and the agent backoff
+//	finance.go     full variant: the operator's sums of payments, credit and accounts
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //

@@ -146,9 +146,9 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 	if err != nil {
 		return p, true, err
 	}
-	p = settledPayment{id: id, payment: pay, transaction: "dev"}
+	p = settledPayment{id: id, payment: pay, transaction: store.DevTransaction}
 	if !live {
-		p.settlement = x402.Settlement{Success: true, Transaction: "dev", Network: req.Network.Name, Payer: pay.Payer()}
+		p.settlement = x402.Settlement{Success: true, Transaction: store.DevTransaction, Network: req.Network.Name, Payer: pay.Payer()}
 		return p, true, nil
 	}
 	st, err := s.facilitator.Settle(context.WithoutCancel(ctx), pay, req)
