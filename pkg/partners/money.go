@@ -76,3 +76,14 @@ func (m Micros) String() string {
 
 // MarshalJSON writes the amount as an exact JSON number.
 func (m Micros) MarshalJSON() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalJSON reads an amount from an exact JSON number (the form
+// MarshalJSON writes), for clients of the document written in Go.
+func (m *Micros) UnmarshalJSON(b []byte) error {
+	v, err := ParseMicros(string(b))
+	if err != nil {
+		return fmt.Errorf("partners: %w", err)
+	}
+	*m = v
+	return nil
+}

@@ -241,3 +241,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestMicrosJSONRoundTrip(t *testing.T) {
+	for _, m := range []Micros{0, 1, 100_000, 150_000_000, 12_345_678} {
+		b, _ := json.Marshal(m)
+		var back Micros
+		if err := json.Unmarshal(b, &back); err != nil || back != m {
+			t.Errorf("%d -> %s -> %d (%v)", m, b, back, err)
+		}
+	}
+	var m Micros
+	if err := json.Unmarshal([]byte(`1e3`), &m); err == nil {
+		t.Error("1e3 accepted")
+	}
+}

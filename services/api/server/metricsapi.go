@@ -100,14 +100,17 @@ type MCPUsage struct {
 	ToolCalls int64 `json:"tool_calls"`
 }
 
-// Accounts counts accounts; a base deployment has none.
+// Accounts counts accounts; a base deployment has none ({enabled: false,
+// total: 0}). The full variant counts them (metricsfinance.go).
 type Accounts struct {
-	Enabled bool  `json:"enabled"`
-	Total   int64 `json:"total"`
+	Enabled  bool   `json:"enabled"`
+	Total    int64  `json:"total"`
+	KeysLive *int64 `json:"keys_live,omitempty"` // full variant: live API keys of this product
 }
 
 // Payments is the operator's finance block, in integer micro-dollars. No
-// route of a base deployment takes money, so every figure is zero.
+// route of a base deployment takes money, so there every figure is zero;
+// the full variant sums its payment and credit rows (metricsfinance.go).
 type Payments struct {
 	Currency            string `json:"currency"`
 	ReceivedMicros      int64  `json:"received_micros"`
@@ -115,6 +118,13 @@ type Payments struct {
 	Payments            int64  `json:"payments"`
 	CreditSoldMicros    int64  `json:"credit_sold_micros"`
 	CreditBalanceMicros int64  `json:"credit_balance_micros"`
+	CreditSpentMicros   int64  `json:"credit_spent_micros"`
+	CreditTokens        int64  `json:"credit_tokens"`
+	CreditDebits        int64  `json:"credit_debits"`
+	SimulatedPayments   int64  `json:"simulated_payments"`
+	PendingPayments     int64  `json:"pending_payments"`
+	PendingMicros       int64  `json:"pending_micros"`
+	FailedPayments      int64  `json:"failed_payments"`
 }
 
 // getMetrics answers GET /api/metrics. A request without Authorization is
@@ -132,7 +142,9 @@ func (s *Server) getMetrics(c echo.Context) error {
 		return err
 	}
 	if operator {
-		m.Payments = &Payments{Currency: "USD", ReceivedUSD: usd(0)}
+		if m.Payments, err = s.payments(c.Request().Context()); err != nil {
+			return err
+		}
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return writeJSON(c, http.StatusOK, m)
@@ -193,5 +205,8 @@ func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
 		u.MCP.ToolCalls += day.MCPTools
 	}
 	m.TodayVisits = m.Days[len(m.Days)-1].Visits
+	if m.Accounts, err = s.accountTotals(ctx); err != nil {
+		return Metrics{}, err
+	}
 	return m, nil
 }

@@ -73,6 +73,8 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getPricing, Usage: countedAsAPI, Tool: tools.pricing},
 		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
 			Handler: s.getBilling, Usage: countedAsAPI, Tool: tools.billing},
+		{Method: http.MethodGet, Path: "/api/partners", Summary: "The partnership offer: placements, prices, sponsors, how to propose", Full: true,
+			Handler: s.getPartners, Usage: countedAsAPI},
 		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
 			Handler: s.postContact, Usage: countedAsAPI},
 		{Method: http.MethodPost, Path: "/api/credito", Summary: "Buy prepaid credit with x402", Full: true,

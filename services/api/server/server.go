@@ -30,6 +30,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/x402"
@@ -85,6 +86,11 @@ type Server struct {
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
 
+	// Full variant: the operator's partnership offer (PARTNERS_FILE) and
+	// the encoded answer of GET /api/partners.
+	partners      *partners.Offer
+	partnersCache partnersCache
+
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
 	healthJSON  []byte // GET /api/health
@@ -126,6 +132,10 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.full {
 		if s.accounts, err = newAccounts(loops, opts.Config, log); err != nil {
 			return nil, fmt.Errorf("server: accounts: %w", err)
+		}
+		// A bad offer file stops the start, naming the file and the field.
+		if s.partners, err = partners.Load(opts.Config.PartnersFile); err != nil {
+			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
 	s.facilitator = &x402.Facilitator{URL: opts.Config.X402Facilitator, Timeout: opts.PaymentTimeout}

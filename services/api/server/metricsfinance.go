@@ -1,0 +1,52 @@
+package server
+
+import (
+	"context"
+)
+
+// The blocks of GET /api/metrics that the full variant reads from its own
+// rows: accounts (public) and payments (operator only). A base deployment
+// takes no money and has no accounts, so its blocks are zero by
+// construction and read nothing.
+
+// payments is the operator's finance block: on full, the sums of the x402
+// payments and credit movements (store.Finance), in micro-dollars.
+// received counts only payments settled on chain; those of X402_MODE=dev
+// are simulated_payments.
+func (s *Server) payments(ctx context.Context) (*Payments, error) {
+	if !s.full {
+		return &Payments{Currency: "USD", ReceivedUSD: usd(0)}, nil
+	}
+	f, err := s.store.Finance(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Payments{
+		Currency:            "USD",
+		ReceivedMicros:      f.ReceivedMicros,
+		ReceivedUSD:         usd(f.ReceivedMicros),
+		Payments:            f.Payments,
+		CreditSoldMicros:    f.CreditSoldMicros,
+		CreditBalanceMicros: f.CreditBalanceMicros,
+		CreditSpentMicros:   f.CreditSpentMicros,
+		CreditTokens:        f.CreditTokens,
+		CreditDebits:        f.CreditDebits,
+		SimulatedPayments:   f.SimulatedPayments,
+		PendingPayments:     f.PendingPayments,
+		PendingMicros:       f.PendingMicros,
+		FailedPayments:      f.FailedPayments,
+	}, nil
+}
+
+// accountTotals is the accounts block: {enabled: false, total: 0} on base;
+// on full the accounts seen and this product's live API keys.
+func (s *Server) accountTotals(ctx context.Context) (Accounts, error) {
+	if !s.full {
+		return Accounts{}, nil
+	}
+	a, err := s.store.AccountTotals(ctx, productID)
+	if err != nil {
+		return Accounts{}, err
+	}
+	return Accounts{Enabled: true, Total: a.Total, KeysLive: &a.KeysLive}, nil
+}
