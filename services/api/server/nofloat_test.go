@@ -16,7 +16,13 @@ import (
 // literal; money is integer micro-dollars end to end.
 func TestNoFloatNearMoney(t *testing.T) {
 	files := []string{"pricing.go", "payments.go", "credito.go", "contact.go",
-		"../../../pkg/store/credit.go", "../../../pkg/store/contact.go"}
+		"../../../pkg/store/credit.go", "../../../pkg/store/contact.go",
+		"partners.go", "metricsfinance.go", "../../../pkg/store/finance.go"}
+	partnersFiles, err := filepath.Glob("../../../pkg/partners/*.go")
+	if err != nil || len(partnersFiles) == 0 {
+		t.Fatalf("pkg/partners not found: %v", err)
+	}
+	files = append(files, partnersFiles...)
 	x402, err := filepath.Glob("../../../pkg/x402/*.go")
 	if err != nil || len(x402) == 0 {
 		t.Fatalf("pkg/x402 not found: %v", err)
