@@ -103,6 +103,7 @@ func (s *suite) checks() []check {
 		{name: "POST /mcp", run: checkMCP},
 	}
 	cs = append(cs, s.accountChecks()...)
+	cs = append(cs, s.partnerChecks()...)
 	cs = append(cs, s.paymentChecks()...)
 	cs = append(cs, s.documentChecks()...)
 	if s.opts.Ping != nil {
