@@ -261,3 +261,20 @@ func TestPartnersPaymentLive(t *testing.T) {
 		t.Fatalf("partners payment %+v disagrees with billing %+v", pay, b.Payment)
 	}
 }
+
+// TestPartnersPublishedOnFullOnly: the route is in the full variant's index
+// and OpenAPI document, and in neither on base.
+func TestPartnersPublishedOnFullOnly(t *testing.T) {
+	t.Parallel()
+	for _, variant := range []string{config.VariantBase, config.VariantFull} {
+		a := newAPI(t, variant)
+		var idx struct{ Endpoints []Endpoint }
+		a.get("/api/", 200, &idx)
+		listed := slices.ContainsFunc(idx.Endpoints, func(e Endpoint) bool { return e.Path == "/api/partners" })
+		doc := string(a.get("/openapi.json", 200, nil))
+		documented := strings.Contains(doc, `"/api/partners"`) && strings.Contains(doc, `"PartnerPlacement"`)
+		if full := variant == config.VariantFull; listed != full || documented != full {
+			t.Errorf("%s: in the index %v, in the document %v", variant, listed, documented)
+		}
+	}
+}
