@@ -8,7 +8,6 @@ import "context"
 // projection's excerpt changes this function only. Until the projection is
 // published it is the unpublished form the contract gives:
 // {publicado: false, link}.
-func (s *Server) partnersStats(ctx context.Context) (map[string]any, error) {
-	_ = ctx
+func (s *Server) partnersStats(_ context.Context) (map[string]any, error) {
 	return map[string]any{"publicado": false, "link": s.baseURL + "/api/vitrine"}, nil
 }
