@@ -8,7 +8,10 @@ package wire
 var Modalidades = []string{"patrocinio", "parceria", "anuncio"}
 
 // PlacementIDs are the ids of the placements on offer, in the order shown:
-// the values POST /api/contact accepts in espaco.
+// the values POST /api/contact accepts in espaco. The operator's offer file
+// (PARTNERS_FILE, pkg/partners) must describe exactly these, each once, so
+// GET /api/partners lists the ids contact accepts; the OpenAPI document
+// publishes them as an enum.
 var PlacementIDs = []string{"pagina_inicial", "topo_da_busca", "lateral_da_busca", "cartao_do_bundle", "llms_txt", "mcp_instructions"}
 
 // MaxEspaco is how many placements one proposal may name (contract 8).
