@@ -135,3 +135,16 @@ func TestPendingVisitorsAreBounded(t *testing.T) {
 		t.Errorf("a flush without a store: %v, %d left", err, len(c.visitors))
 	}
 }
+
+// BenchmarkAddVisitor is the hot-path cost of counting a visitor: a map
+// insert under the counter's lock, no database.
+func BenchmarkAddVisitor(b *testing.B) {
+	c := New(nil, nil, nil)
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			c.AddVisitor(netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), 32), "firefox")
+		}
+	})
+}
