@@ -255,3 +255,59 @@ func TestVitrineExcerpt(t *testing.T) {
 		t.Fatalf("after publication: %+v %v", ex, err)
 	}
 }
+
+// TestVitrineCountsVisitorsAndRequests: browser requests to a page and
+// POST /api/visit from one client count one visitor; programs count none;
+// the counted surfaces' requests count toward reliability, whatever their
+// status, and the operations routes and test traffic do not.
+func TestVitrineCountsVisitorsAndRequests(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, config.VariantFull)
+	firefox := http.Header{"User-Agent": {"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"}}
+	chrome := http.Header{"User-Agent": {"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"}}
+	for _, h := range []http.Header{firefox, firefox, chrome} {
+		if resp, _ := a.do("GET", "/", h); resp.StatusCode != 200 {
+			t.Fatalf("page: %d", resp.StatusCode)
+		}
+	}
+	a.send("POST", "/api/visit", nil, map[string]string{"User-Agent": firefox.Get("User-Agent")})
+	a.do("GET", "/", http.Header{"User-Agent": {"curl/8.5.0"}})                                  // a program: no visitor
+	a.do("GET", "/", http.Header{"User-Agent": {firefox.Get("User-Agent")}, smokeHeader: {"1"}}) // test traffic
+	a.do("GET", "/api/bundles/no-such-id", nil)                                                  // a 404 of a counted surface
+	a.do("GET", "/api/health", nil)                                                              // an operations route
+	// The background flush may hold a batch while this one runs: wait for
+	// the counts rather than for one flush.
+	var visitors int64
+	got := map[string]int64{}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if err := a.server.usage.Flush(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		days, err := a.store.MeasuredDays(t.Context(), now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := a.store.Usage(t.Context(), now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			got[r.Metric] = r.N
+		}
+		if len(days) == 1 {
+			visitors = days[0].Visitors
+		}
+		// Four page views and the 404: five requests, none a 5xx; one
+		// client with two browser families: two visitors.
+		if visitors == 2 && got["okf_requests"] == 5 && got["okf_page"] == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("visitors %d, counters %v: want 2 visitors, 5 requests, 4 pages", visitors, got)
+		}
+	}
+	if got["okf_requests_5xx"] != 0 {
+		t.Errorf("counters %v", got)
+	}
+}
