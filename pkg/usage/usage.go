@@ -36,8 +36,9 @@ const (
 	MCP        = "okf_mcp"         // MCP requests
 	MCPTool    = "okf_mcp_tool"    // MCP tool calls
 
-	// Requests and Requests5xx count every answered request but test
-	// traffic, and those answered with a 5xx: the projection's reliability.
+	// Requests and Requests5xx count the answered requests of the counted
+	// surfaces (API, pages, documents, MCP; any status, test traffic
+	// aside), and those answered with a 5xx: the projection's reliability.
 	Requests    = "okf_requests"
 	Requests5xx = "okf_requests_5xx"
 	// Visitor is a closed day's distinct visitors (visitors.go).
