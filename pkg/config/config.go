@@ -78,6 +78,13 @@ type Config struct {
 	// takes the TCP peer. Set it only behind a proxy that always sets the
 	// header: otherwise a client could write its own.
 	TrustedProxyHeader string
+	// VitrineCollector (VITRINE_COLLECTOR, on or off; on when unset) says
+	// whether the collector of the full variant runs: the worker's hourly
+	// publish_vitrine job, which publishes the usage projection and the
+	// operator documents. Off, the worker does not schedule it and the
+	// API's operator routes answer 503 collector_not_configured; it means
+	// nothing on base.
+	VitrineCollector bool
 	// PingRatePerMinute (PING_RATE_PER_MINUTE) is how many POST /api/ping
 	// requests (and submit_bundles calls) one client address may make a
 	// minute, per API process.
@@ -157,6 +164,13 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
+	}
+	switch v := getenv("VITRINE_COLLECTOR"); v {
+	case "", "on":
+		c.VitrineCollector = true
+	case "off":
+	default:
+		return Config{}, fmt.Errorf("config: VITRINE_COLLECTOR %q must be on or off", v)
 	}
 	if c.Auth, err = loadAuth(getenv); err != nil {
 		return Config{}, err

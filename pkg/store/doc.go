@@ -29,6 +29,7 @@
 //	pings.go       IndexNow submissions and their daily cap
 //	pingkeys.go    keys proven on their host, so made-up keys cannot use up the owner's cap
 //	usage.go       AddUsage, Usage: the daily usage counters
+//	vitrine.go     full variant: measured days, salted visitor hashes, the collector's published documents
 //	accounts.go    full variant: profiles and pictures of identities
 //	sessions.go    full variant: sessions ended here or at the house, identity events
 //	apikeys.go     full variant: API keys and their limit of live keys

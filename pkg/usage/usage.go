@@ -35,6 +35,14 @@ const (
 	APIMachine = "okf_api_machine" // API calls from other programs (scripts, crawlers, SDKs)
 	MCP        = "okf_mcp"         // MCP requests
 	MCPTool    = "okf_mcp_tool"    // MCP tool calls
+
+	// Requests and Requests5xx count the answered requests of the counted
+	// surfaces (API, pages, documents, MCP; any status, test traffic
+	// aside), and those answered with a 5xx: the projection's reliability.
+	Requests    = "okf_requests"
+	Requests5xx = "okf_requests_5xx"
+	// Visitor is a closed day's distinct visitors (visitors.go).
+	Visitor = store.VisitorMetric
 )
 
 // DefaultInterval is how often Run flushes.
@@ -50,6 +58,9 @@ type Counter struct {
 	mu      sync.Mutex
 	pending map[key]int64
 	unsent  []*batch // flushes not known to be applied, oldest first
+
+	visitors map[visitor]struct{} // visitors.go: pending distinct visitors
+	salts    map[string][]byte    // visitor salts of the last days, by day
 }
 
 type key struct {
@@ -78,7 +89,8 @@ func New(st *store.Store, log *slog.Logger, now func() time.Time) *Counter {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Counter{store: st, log: log, now: now, pending: map[key]int64{}}
+	return &Counter{store: st, log: log, now: now, pending: map[key]int64{},
+		visitors: map[visitor]struct{}{}, salts: map[string][]byte{}}
 }
 
 // Add counts n uses of metric today.
@@ -107,6 +119,7 @@ func (c *Counter) Flush(ctx context.Context) error {
 	batches := c.unsent
 	c.unsent = nil
 	c.mu.Unlock()
+	counted := len(batches) > 0
 
 	for i, b := range batches {
 		if c.store == nil {
@@ -120,7 +133,7 @@ func (c *Counter) Flush(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return c.flushVisitors(ctx, counted)
 }
 
 // deltas are the batch's increments for the store.

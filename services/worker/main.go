@@ -27,10 +27,18 @@ import (
 	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/vitrine"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
 var build = "dev"
+
+// The product the collector publishes: the API's product id and display
+// name (services/api/server productID and AppName).
+const (
+	vitrineProduct = "okf"
+	vitrineName    = "OKF Index"
+)
 
 func main() {
 	log := logging.New(os.Stderr, nil).With("app", "okf-worker", "build", build)
@@ -77,6 +85,11 @@ func run(log *slog.Logger) error {
 		opts.GitHub = github.New(github.Config{GraphQLURL: cfg.GitHubGraphQL, Token: cfg.GitHubToken, Logger: log})
 		log.Info("GitHub sweep on", "graphql", cfg.GitHubGraphQL, "rest", github.RESTBase(cfg.GitHubGraphQL),
 			"seeds", len(opts.Sweep.Seeds), "queries", len(opts.Sweep.Queries), "code_queries", len(opts.Sweep.CodeQueries))
+	}
+	if cfg.Full() && cfg.VitrineCollector {
+		opts.Vitrine = &vitrine.Publisher{Store: st, Produto: vitrineProduct, Nome: vitrineName,
+			BaseURL: cfg.PublicBaseURL, Build: build, Full: true}
+		log.Info("collector on: the usage projection is published hourly")
 	}
 	client, err := worker.NewClient(opts)
 	if err != nil {

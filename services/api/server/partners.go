@@ -54,7 +54,7 @@ type Partners struct {
 	HouseBundle     PartnersHouseBundle   `json:"house_bundle"`
 	Parcerias       []string              `json:"parcerias"`
 	CurrentSponsors []partners.Sponsor    `json:"current_sponsors"`
-	Stats           map[string]any        `json:"stats"`
+	Stats           any                   `json:"stats"`
 	Payment         PartnersPayment       `json:"payment"`
 	Contact         PartnersContact       `json:"contact"`
 	Politica        map[string]string     `json:"politica"`

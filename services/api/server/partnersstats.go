@@ -2,12 +2,15 @@ package server
 
 import "context"
 
-// partnersStats is the stats block of GET /api/partners: an excerpt of the
+// partnersStats is the stats block of GET /api/partners: the excerpt of the
 // public usage projection (GET /api/vitrine) with its link. It is the one
-// place the partners answer reads usage numbers, so that wiring in the
-// projection's excerpt changes this function only. Until the projection is
-// published it is the unpublished form the contract gives:
-// {publicado: false, link}.
-func (s *Server) partnersStats(_ context.Context) (map[string]any, error) {
-	return map[string]any{"publicado": false, "link": s.baseURL + "/api/vitrine"}, nil
+// place the partners answer reads usage numbers. Before the first
+// publication it is only {publicado: false, link}, as the projection itself
+// then carries only its five keys.
+func (s *Server) partnersStats(ctx context.Context) (any, error) {
+	ex, err := s.vitrineExcerpt(ctx)
+	if err != nil || !ex.Publicado {
+		return map[string]any{"publicado": false, "link": ex.Link}, err
+	}
+	return ex, nil
 }

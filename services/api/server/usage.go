@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 )
@@ -58,11 +59,18 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			status, _, _ = errorResponse(err) // the outer middleware writes it
 		}
-		if status >= 400 || req.Method == http.MethodOptions || req.Method == http.MethodHead || isSmoke(req.Header) {
+		smoke := isSmoke(req.Header)
+		if req.Method == http.MethodOptions || smoke {
 			return err
 		}
 		route, ok := s.byPath.row(req.Method, c.Path())
 		if !ok {
+			return err
+		}
+		if route.Usage != notCounted {
+			s.countRequest(status)
+		}
+		if status >= 400 || req.Method == http.MethodHead {
 			return err
 		}
 		if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
@@ -81,11 +89,34 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		case countedAsPage:
 			s.usage.Add(usage.Page, 1)
+			s.countVisitor(req)
 		case countedAsDoc:
 			s.usage.Add(usage.Doc, 1)
 		}
 		return err
 	}
+}
+
+// countRequest counts an answered request of a counted surface (API,
+// page, document, MCP; HEAD included, whatever its status) for the
+// projection's reliability (confiabilidade), and apart those answered
+// 5xx. The operations routes are left out, as in the usage counters.
+func (s *Server) countRequest(status int) {
+	s.usage.Add(usage.Requests, 1)
+	if status >= 500 {
+		s.usage.Add(usage.Requests5xx, 1)
+	}
+}
+
+// countVisitor counts the request's client as a unique visitor of the day
+// (pkg/usage visitors.go says exactly what is counted) when a browser
+// sent it; AI agents and other programs are not visitors.
+func (s *Server) countVisitor(req *http.Request) {
+	ua := req.Header.Get("User-Agent")
+	if callerOf(ua) != callerBrowser {
+		return
+	}
+	s.usage.AddVisitor(clientFrom(req.Context()), clientreport.UAFamily(ua))
 }
 
 // caller is who a request comes from, as far as its User-Agent tells.

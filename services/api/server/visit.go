@@ -37,5 +37,6 @@ func (s *Server) postVisit(c echo.Context) error {
 		return writeJSON(c, http.StatusOK, VisitAck{Counted: false, OK: true})
 	}
 	s.usage.Add(usage.Visit, 1)
+	s.countVisitor(c.Request())
 	return writeJSON(c, http.StatusOK, VisitAck{Counted: true, OK: true})
 }

@@ -9,6 +9,7 @@
 //	sweeprepos.go  sweep_repos
 //	enrich.go      enrich_repos
 //	sendcontact.go send_contact
+//	publishvitrine.go publish_vitrine (full variant: the collector)
 //
 // sweep.go holds the sweep's configuration, metrics.go the job metrics.
 package worker
@@ -30,6 +31,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/vitrine"
 )
 
 // Options configure the worker's River client.
@@ -58,6 +60,10 @@ type Options struct {
 	Mail config.Contact
 	// MailHost names this service in Message-IDs (PUBLIC_BASE_URL's host).
 	MailHost string
+	// Vitrine, when set, is the collector of the full variant: its
+	// publish_vitrine job runs a few minutes past every hour and on start.
+	// Nil (base variant, or VITRINE_COLLECTOR=off) leaves it off.
+	Vitrine *vitrine.Publisher
 	// Metrics, when set, receives okf_river_jobs_total and
 	// okf_river_job_duration_seconds (metrics.go).
 	Metrics prometheus.Registerer
@@ -123,6 +129,10 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	}
 	if opts.GitHub != nil {
 		periodic = append(periodic, addSweep(workers, queues, opts, rescue)...)
+	}
+	if opts.Vitrine != nil {
+		river.AddWorker(workers, &PublishVitrineWorker{Publisher: opts.Vitrine, Logger: opts.Logger})
+		periodic = append(periodic, vitrinePeriodic(opts.Now))
 	}
 
 	client, err := river.NewClient(riverpgxv5.New(opts.Store.Pool()), &river.Config{
