@@ -35,6 +35,9 @@ const (
 	APIMachine = "okf_api_machine" // API calls from other programs (scripts, crawlers, SDKs)
 	MCP        = "okf_mcp"         // MCP requests
 	MCPTool    = "okf_mcp_tool"    // MCP tool calls
+	// PaymentView counts openings of the credit page's payment view
+	// (POST /api/pagamento/aberto accepted): events, not people.
+	PaymentView = "okf_payment_view"
 )
 
 // DefaultInterval is how often Run flushes.
