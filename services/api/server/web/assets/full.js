@@ -303,7 +303,7 @@
       fact(dl, "Amount", usdc(a.maxAmountRequired) + " USDC (" + a.maxAmountRequired + " atomic units)");
       fact(dl, "Pay to", a.payTo, true);
       fact(dl, "Scheme", a.scheme);
-      if (a.maxTimeoutSeconds) fact(dl, "Valid for", a.maxTimeoutSeconds + " seconds after signing");
+      if (a.maxTimeoutSeconds) fact(dl, "Time limit", a.maxTimeoutSeconds + " seconds to complete the payment");
       box.appendChild(dl);
     });
     show($("pay-call"), "POST " + ((accepts[0] && accepts[0].resource) || ("/api/credito?usd=" + usd)));
