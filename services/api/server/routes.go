@@ -137,6 +137,8 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getStatsPage, Usage: countedAsPage},
 		{Method: http.MethodGet, Path: "/account", Summary: "Web page: your API keys (full variant)", Full: true,
 			Handler: s.getAccountPage, Usage: countedAsPage, Session: true},
+		{Method: http.MethodGet, Path: "/account/keys", Summary: "Web page: the key list of the account page, alone (full variant)", Full: true,
+			Handler: s.getAccountKeys, Usage: notCounted, Session: true},
 		{Method: http.MethodGet, Path: "/credit", Summary: "Web page: prepaid credit, its balance and how to buy it (full variant)", Full: true,
 			Handler: s.getCreditPage, Usage: countedAsPage},
 		{Method: http.MethodGet, Path: "/opensearch.xml", Summary: "OpenSearch description",

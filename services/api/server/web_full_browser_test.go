@@ -277,6 +277,9 @@ func TestBrowserAccountPage(t *testing.T) {
 	if err != nil || len(keys) != 1 || keys[0].RevokedAt == nil || keys[0].Active() {
 		t.Errorf("after revoke the store holds %+v (%v)", keys, err)
 	}
+	if n := len(netlog.to(http.MethodGet, "/account/keys")); n != 2 {
+		t.Errorf("the list was refreshed %d times through /account/keys, want 2 (create, revoke)", n)
+	}
 	b.screenshot("account-revoked")
 	b.axeCheck("/account after revoke")
 	b.clean("revoke")
@@ -335,6 +338,19 @@ func TestBrowserAccountPage(t *testing.T) {
 	b.screenshot("account-key-limit")
 	b.expectFailedLoads(409, "/api/account/keys/create")
 	b.clean("limit")
+
+	// A phone's width: the page fits, the long list scrolls in its box.
+	var wide bool
+	b.run("360 px", chromedp.EmulateViewport(360, 740), chromedp.Navigate(u+"/account"), chromedp.WaitVisible(`#key-create`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > 360`, &wide))
+	if wide {
+		var culprits string
+		b.run("culprits", chromedp.Evaluate(`Array.from(document.querySelectorAll("*")).filter(e => e.getBoundingClientRect().right > 361).map(e => e.tagName + "#" + e.id + "." + e.className + ":" + Math.round(e.getBoundingClientRect().right)).slice(0, 15).join(" ")`, &culprits))
+		t.Errorf("the account page is wider than 360 px: %s", culprits)
+	}
+	b.screenshot("account-360px")
+	b.run("back to 1280 px", chromedp.EmulateViewport(1280, 900))
+	b.clean("360 px")
 
 	// A sign-in older than 5 minutes: reauth_required, and what to do.
 	w.signIn(b, w.idp.Session("id-late", func(c *identity.SessionClaims) { c.AuthTime.Time = time.Now().Add(-10 * time.Minute) }))
@@ -517,6 +533,18 @@ func TestBrowserCreditPage(t *testing.T) {
 		}
 	}
 	b.clean("keyboard")
+
+	var wide bool
+	b.run("360 px", chromedp.EmulateViewport(360, 740), chromedp.Navigate(u+"/credit"), chromedp.WaitVisible(`#credit-buy`, chromedp.ByQuery),
+		chromedp.Click(`#credit-buy button[type=submit]`, chromedp.ByQuery), chromedp.WaitVisible(`#pay-view`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > 360`, &wide))
+	if wide {
+		t.Error("the credit page with the payment view is wider than 360 px")
+	}
+	b.screenshot("credit-payment-360px")
+	b.expectFailedLoads(402, "/api/credito")
+	b.clean("360 px")
+	waitCount(before + 3)
 
 	w.server.reports.Flush()
 	if strings.Contains(w.logs.String(), `"code":"UI-`) || strings.Contains(w.logs.String(), token) {

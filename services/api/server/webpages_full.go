@@ -27,6 +27,31 @@ import (
 // identity keys cannot be had (503). Never cached, and it varies with the
 // cookies.
 func (s *Server) getAccountPage(c echo.Context) error {
+	v, status, err := s.accountView(c)
+	if err != nil {
+		return err
+	}
+	return s.writePrivatePage(c, status, func(w io.Writer) error { return s.web.Render(w, "account", v) })
+}
+
+// getAccountKeys answers GET /account/keys: the key list of the account
+// page alone, which the page's script swaps in after a write (not counted:
+// the page was). Without a session the list says so; without the identity
+// keys it is the account routes' 503.
+func (s *Server) getAccountKeys(c echo.Context) error {
+	v, _, err := s.accountView(c)
+	if err == nil && v.State == web.AccountUnavailable {
+		err = authUnavailable()
+	}
+	if err != nil {
+		return err
+	}
+	return s.writePrivatePage(c, http.StatusOK, func(w io.Writer) error { return s.web.RenderAccountKeys(w, v) })
+}
+
+// accountView reads the request's session and, when it has one, its keys:
+// the account page and its status.
+func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
 	in := web.AccountInput{MaxKeys: store.LiveKeyLimit}
 	status := http.StatusOK
 	sess, err := s.currentSession(c)
@@ -36,13 +61,13 @@ func (s *Server) getAccountPage(c echo.Context) error {
 		in.State, status = web.AccountUnavailable, http.StatusServiceUnavailable
 		c.Response().Header().Set(echo.HeaderRetryAfter, retryAfter)
 	case err != nil:
-		return err
+		return web.AccountView{}, 0, err
 	case sess == nil:
 		in.State = web.AccountSignedOut
 	default:
 		keys, err := s.keyRecords(c.Request().Context(), sess)
 		if err != nil {
-			return err
+			return web.AccountView{}, 0, err
 		}
 		in.State, in.Name, in.AuthTime = web.AccountSignedIn, sess.Name, sess.AuthTime
 		in.Reauth, in.SecondFactor = time.Since(sess.AuthTime) > reauthWindow, sess.SecondFactor()
@@ -52,8 +77,7 @@ func (s *Server) getAccountPage(c echo.Context) error {
 				CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, Active: k.Active})
 		}
 	}
-	v := web.NewAccountView(in)
-	return s.writePrivatePage(c, status, func(w io.Writer) error { return s.web.Render(w, "account", v) })
+	return web.NewAccountView(in), status, nil
 }
 
 // keyOrgs are the organizations of the session in which its user may

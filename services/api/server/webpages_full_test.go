@@ -12,6 +12,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/usage"
 )
 
 // checkPageHeaders checks the security headers every page carries and
@@ -106,6 +107,21 @@ func TestAccountPage(t *testing.T) {
 	}
 	if resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("signed in headers: %v", resp.Header)
+	}
+	// The list alone, which the script swaps in after a write: the same
+	// rows, never the secret, and no page view.
+	pages := e.usageToday(usage.Page)
+	resp, body = b.get("/account/keys")
+	if frag := string(body); resp.StatusCode != 200 || !strings.HasPrefix(frag, `<section aria-labelledby="keys-title" id="keys">`) ||
+		!strings.Contains(frag, "hsk_…"+created.Key.Last4) || strings.Contains(frag, created.Secret) ||
+		resp.Header.Get("Cache-Control") != "no-store" || strings.Contains(frag, "<html") {
+		t.Errorf("key list: %d %v %s", resp.StatusCode, resp.Header, frag)
+	}
+	if _, body := e.browser("").get("/account/keys"); !strings.Contains(string(body), "You are not signed in") {
+		t.Errorf("key list without a session: %s", body)
+	}
+	if got := e.usageToday(usage.Page); got != pages {
+		t.Errorf("the key list counted as a page view (%d, was %d)", got, pages)
 	}
 	// Revoked, it shows so and offers no revoke.
 	if resp, raw := b.post("/api/account/keys/revoke", `{"id":"`+created.Key.ID+`"}`); resp.StatusCode != 200 {

@@ -86,6 +86,12 @@ func (s *Site) RenderResults(w io.Writer, v Results) error {
 	return s.pages["search"].ExecuteTemplate(w, "results", v)
 }
 
+// RenderAccountKeys writes the key list of an account page alone, which the
+// page's script swaps in after a write.
+func (s *Site) RenderAccountKeys(w io.Writer, v AccountView) error {
+	return s.pages["account"].ExecuteTemplate(w, "keys", v)
+}
+
 // OpenSearch is the OpenSearch description of the index at baseURL, so
 // browsers offer the index as a search engine.
 func (s *Site) OpenSearch(baseURL string) []byte {

@@ -90,11 +90,12 @@
     return text + (err.name_ ? " (" + err.name_ + ")" : "");
   }
 
-  // refreshKeys swaps in the key list of the page as the server now renders it.
+  // refreshKeys swaps in the key list as the server now renders it
+  // (GET /account/keys, the list part of the page alone).
   function refreshKeys(status) {
-    return fetch("/account", { credentials: "same-origin", cache: "no-store" })
+    return fetch("/account/keys", { credentials: "same-origin", cache: "no-store" })
       .then(function (resp) {
-        if (!resp.ok) throw new Error("the account page answered " + resp.status);
+        if (!resp.ok) throw new Error("the key list answered " + resp.status);
         return resp.text();
       })
       .then(function (html) {
