@@ -157,10 +157,10 @@
       var picked = form.querySelector("input[name=org]:checked");
       var org = picked && picked.value ? picked.value : null;
       show($("key-error"), "");
-      hideSecret();
-      submit.disabled = true;
+      submit.disabled = true; // a shown secret stays until a new one replaces it
       write("/api/account/keys/create", { name: form.elements.name.value, organizationId: org })
         .then(function (created) {
+          show($("copy-state"), "");
           $("new-secret").value = created.secret; // in the page only, never stored
           $("key-secret").hidden = false;
           $("key-secret").focus();
