@@ -208,6 +208,11 @@
       (err.name_ ? " (" + err.name_ + ")" : "");
   }
 
+  // when writes an RFC 3339 UTC time as the pages show times.
+  function when(iso) {
+    return String(iso || "").replace("T", " ").replace(/Z$/, " UTC");
+  }
+
   function cell(row, text) {
     var td = document.createElement("td");
     td.textContent = text;
@@ -235,12 +240,12 @@
         .then(function (b) {
           show($("saldo-usd"), b.saldo_usd);
           show($("saldo-micros"), String(b.saldo_micros));
-          show($("criado-em"), b.criado_em);
+          show($("criado-em"), when(b.criado_em));
           var tbody = $("movements");
           tbody.textContent = "";
           (b.movimentos || []).forEach(function (m) {
             var tr = document.createElement("tr");
-            cell(tr, m.em);
+            cell(tr, when(m.em));
             cell(tr, m.tipo === "debito" ? "debit" : "credit");
             cell(tr, (m.tipo === "debito" ? "-" : "+") + m.valor_usd);
             cell(tr, m.produto);
