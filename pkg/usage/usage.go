@@ -43,6 +43,9 @@ const (
 	Requests5xx = "okf_requests_5xx"
 	// Visitor is a closed day's distinct visitors (visitors.go).
 	Visitor = store.VisitorMetric
+	// PaymentView counts openings of the credit page's payment view
+	// (POST /api/pagamento/aberto accepted): events, not people.
+	PaymentView = "okf_payment_view"
 )
 
 // DefaultInterval is how often Run flushes.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
@@ -156,9 +157,19 @@ func (s *Server) listKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	keys, err := s.store.ListAPIKeys(c.Request().Context(), sess.IdentityID, s.accounts.product)
+	out, err := s.keyRecords(c.Request().Context(), sess)
 	if err != nil {
 		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string][]KeyRecord{"keys": out})
+}
+
+// keyRecords are the session user's keys in this product, live or not,
+// newest first: the list of GET /api/account/keys and of the account page.
+func (s *Server) keyRecords(ctx context.Context, sess *identity.Session) ([]KeyRecord, error) {
+	keys, err := s.store.ListAPIKeys(ctx, sess.IdentityID, s.accounts.product)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]KeyRecord, 0, len(keys))
 	for _, k := range keys {
@@ -167,7 +178,7 @@ func (s *Server) listKeys(c echo.Context) error {
 			LastUsedAt: optTimestamp(k.LastUsedAt), RevokedAt: optTimestamp(k.RevokedAt), Active: k.Active(),
 		})
 	}
-	return writeJSON(c, http.StatusOK, map[string][]KeyRecord{"keys": out})
+	return out, nil
 }
 
 // createKey answers POST /api/account/keys/create, with the rules of

@@ -140,6 +140,7 @@ func TestAPIIndex(t *testing.T) {
 					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) &&
 					!(e.Path == "/mcp" && resp.StatusCode == http.StatusUnsupportedMediaType) &&
 					!(e.Path == "/api/erro-cliente" && resp.StatusCode == http.StatusNoContent) &&
+					!(e.Path == paymentViewPath && resp.StatusCode == http.StatusNoContent) &&
 					!((strings.HasPrefix(e.Path, "/api/account") || e.Path == "/api/me") && resp.StatusCode == 401) &&
 					resp.StatusCode != refusedAccount[e.Path] &&
 					!(e.Path == "/api/credito" && resp.StatusCode == refusedCredit[e.Method]) &&

@@ -19,7 +19,8 @@ import (
 // (countUsage) and its last use is recorded at most once an hour. Any
 // other key (unknown, revoked, inactive, of another product, malformed) is
 // a 401 invalid_api_key: never a silent anonymous request. The base
-// variant has no accounts and reads no key.
+// variant has no accounts and reads no key. The payment view signal reads
+// none either: it answers 202 or 204 and nothing else (contract 4.4).
 
 // apiKeyContextKey holds the request's store.APIKey in the Echo context.
 const apiKeyContextKey = "okf.apikey"
@@ -67,7 +68,7 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		route, ok := s.byPath.row(c.Request().Method, c.Path())
-		if !ok || route.Session || route.Path == identityEventsPath {
+		if !ok || route.Session || route.Path == identityEventsPath || route.Path == paymentViewPath {
 			return next(c)
 		}
 		key, presented := presentedAPIKey(c)

@@ -165,7 +165,7 @@ func (s *Server) getOpenSearch(c echo.Context) error {
 func (s *Server) getAsset(c echo.Context) error {
 	a, ok := s.web.Asset(c.Param("name"))
 	if !ok {
-		return notFound("The pages' assets are app.css, app.js and icon.svg.")
+		return notFound("The pages' assets are app.css, app.js, full.js and icon.svg.")
 	}
 	return s.writeAsset(c, a)
 }

@@ -26,7 +26,7 @@ var assetFS embed.FS
 
 // pageTemplates are the pages, each parsed with the layout; "results" is
 // also rendered alone, the fragment that search as you type swaps in.
-var pageTemplates = []string{"search", "bundle", "stats", "error"}
+var pageTemplates = []string{"search", "bundle", "stats", "error", "account", "credit"}
 
 // Asset is one embedded file served under /assets/.
 type Asset struct {
@@ -71,7 +71,8 @@ func New() (*Site, error) {
 	return s, nil
 }
 
-// Render writes page (search, bundle, stats or error) with data.
+// Render writes page (search, bundle, stats, error, or on the full
+// variant account or credit) with data.
 func (s *Site) Render(w io.Writer, page string, data any) error {
 	t, ok := s.pages[page]
 	if !ok {
@@ -83,6 +84,12 @@ func (s *Site) Render(w io.Writer, page string, data any) error {
 // RenderResults writes the results fragment of a search page alone.
 func (s *Site) RenderResults(w io.Writer, v Results) error {
 	return s.pages["search"].ExecuteTemplate(w, "results", v)
+}
+
+// RenderAccountKeys writes the key list of an account page alone, which the
+// page's script swaps in after a write.
+func (s *Site) RenderAccountKeys(w io.Writer, v AccountView) error {
+	return s.pages["account"].ExecuteTemplate(w, "keys", v)
 }
 
 // OpenSearch is the OpenSearch description of the index at baseURL, so

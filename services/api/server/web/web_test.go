@@ -69,7 +69,7 @@ func TestSiteParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"app.css", "app.js", "icon.svg"} {
+	for _, name := range []string{"app.css", "app.js", "full.js", "icon.svg"} {
 		if a, ok := s.Asset(name); !ok || len(a.Hash) != 12 || a.Type == "" {
 			t.Errorf("asset %s: %+v", name, a)
 		}
