@@ -59,6 +59,10 @@ type Tree struct {
 	// Paths are the paths of every file named index.md, hidden directories
 	// included, sorted.
 	Paths []string
+	// Files are the paths of every file (blob) listed, index.md files
+	// included, sorted: what links in the repository's bundles are checked
+	// against.
+	Files []string
 	// Truncated is set when the listing stopped at MaxTreeDepth or
 	// MaxTreeEntries: Paths may miss roots.
 	Truncated bool
@@ -112,6 +116,7 @@ func (c *Client) FindIndexFiles(ctx context.Context, repos []RepoRef) ([]Tree, e
 	}
 	for i := range out {
 		sort.Strings(out[i].Paths)
+		sort.Strings(out[i].Files)
 	}
 	return out, nil
 }
@@ -129,6 +134,7 @@ func (t *Tree) walk(j dirJob, obj *treeNode) []dirJob {
 		p := path.Join(dir, name)
 		switch typ {
 		case "blob":
+			t.Files = append(t.Files, p)
 			if name == "index.md" {
 				t.Paths = append(t.Paths, p)
 			}

@@ -24,6 +24,10 @@ type RepoInfo struct {
 	Archived bool
 	Language string // "" when unknown
 	License  string // SPDX id; "" when unknown
+	// Files is the repository's tree when it is known (the sweep's listing,
+	// an import's files on disk): "/x" links follow okf.LinkPath and the
+	// parser counts the concept links to missing files. nil: unknown.
+	Files okf.Files
 }
 
 // Signal is the card's repo block for info, classified at now.
@@ -65,7 +69,7 @@ func FromSite(data []byte, s source.Site) (store.BundleInput, error) {
 
 // ParseRepo is FromRepo with the parser's result.
 func ParseRepo(data []byte, r source.Repo, info RepoInfo, now time.Time) (Parsed, error) {
-	parsed, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.Owner + "/" + r.Name, Dir: r.Dir()})
+	parsed, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.Owner + "/" + r.Name, Dir: r.Dir(), Files: info.Files})
 	if err != nil {
 		return Parsed{}, fmt.Errorf("indexer: %s: %w", r.Identity(), err)
 	}

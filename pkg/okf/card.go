@@ -30,6 +30,11 @@ type Root struct {
 	// Dir is the bundle directory inside its home ("" at the root). The
 	// fallback name is "Label · Dir", or Label alone when Dir is empty.
 	Dir string
+	// Files, when set, says which files the home holds (the repository's
+	// tree, as the sweep or an import knows it). Then a "/x" link resolves
+	// to the home's root when only that x exists (LinkPath), and
+	// Card.LocalLinks and Card.MissingLinks are counted. nil: unknown.
+	Files Files
 }
 
 // FallbackName is the card name used when a root has no usable title.
@@ -72,4 +77,9 @@ type Card struct {
 	// code, in order, as written with any #fragment removed, for tools that
 	// check them against the bundle's files (okfctl lint).
 	Links []string
+	// LocalLinks is the number of distinct concepts whose link is relative
+	// and stays inside the home, and MissingLinks how many of them name no
+	// file of the home; both 0 unless Root.Files was given.
+	LocalLinks   int
+	MissingLinks int
 }

@@ -2,7 +2,6 @@ package okf
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -34,11 +33,11 @@ type frontmatter struct {
 func splitFrontmatter(src []byte) (yamlText, body []byte, err error) {
 	first, rest, found := bytes.Cut(src, []byte("\n"))
 	if !found || string(bytes.TrimRight(first, " \t")) != "---" {
-		return nil, nil, fmt.Errorf("%w (no frontmatter block at the start of the file)", ErrNotBundle)
+		return nil, nil, notBundle(ReasonNoFrontmatter, "no frontmatter block at the start of the file")
 	}
 	for off := 0; off < len(rest); {
 		if off > MaxFrontmatterBytes {
-			return nil, nil, fmt.Errorf("%w (frontmatter longer than %d bytes)", ErrNotBundle, MaxFrontmatterBytes)
+			return nil, nil, notBundle(ReasonFrontmatterTooLarge, "frontmatter longer than %d bytes", MaxFrontmatterBytes)
 		}
 		line, next := rest[off:], len(rest)
 		if end := bytes.IndexByte(line, '\n'); end >= 0 {
@@ -50,7 +49,7 @@ func splitFrontmatter(src []byte) (yamlText, body []byte, err error) {
 		}
 		off = next
 	}
-	return nil, nil, fmt.Errorf("%w (frontmatter block is not closed)", ErrNotBundle)
+	return nil, nil, notBundle(ReasonFrontmatterNotClosed, "frontmatter block is not closed")
 }
 
 // readFrontmatter decodes the YAML between the fences and reads the keys the
@@ -65,10 +64,10 @@ func splitFrontmatter(src []byte) (yamlText, body []byte, err error) {
 func readFrontmatter(yamlText []byte) (frontmatter, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yamlText, &doc); err != nil {
-		return frontmatter{}, fmt.Errorf("%w (frontmatter is not valid YAML: %v)", ErrNotBundle, err)
+		return frontmatter{}, notBundle(ReasonFrontmatterNotYAML, "frontmatter is not valid YAML: %v", err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return frontmatter{}, fmt.Errorf("%w (frontmatter is not a YAML mapping)", ErrNotBundle)
+		return frontmatter{}, notBundle(ReasonFrontmatterNotMap, "frontmatter is not a YAML mapping")
 	}
 	m := doc.Content[0]
 	var fm frontmatter
@@ -91,7 +90,7 @@ func readFrontmatter(yamlText []byte) (frontmatter, error) {
 		}
 	}
 	if !hasVersion {
-		return frontmatter{}, ErrNotBundle
+		return frontmatter{}, &NotBundleError{Reason: ReasonNoVersion}
 	}
 	fm.version = capRunes(firstLine(fm.version), maxVersionRunes)
 	return fm, nil

@@ -37,7 +37,7 @@ func Parse(data []byte, root Root) (card Card, err error) {
 	if err != nil {
 		return Card{}, err
 	}
-	res, err := newResolver(root.URL)
+	res, err := newRootResolver(root)
 	if err != nil {
 		return Card{}, fmt.Errorf("okf: root URL: %w", err)
 	}
@@ -54,7 +54,7 @@ func Parse(data []byte, root Root) (card Card, err error) {
 	}
 	card.Name, card.NameFellBack = chooseName(fm.title, scan.h1, root)
 	card.Name = cleanString(card.Name)
-	card.Concepts, card.ConceptList = concepts(scan.entries, res)
+	card.Concepts, card.ConceptList, card.LocalLinks, card.MissingLinks = concepts(scan.entries, res)
 	return card, nil
 }
 
@@ -85,9 +85,13 @@ func description(body []byte) string {
 // distinct URL once, at its first entry, so it agrees with the count;
 // entries whose link is not a concept target (see resolver.resolve) are
 // skipped.
-func concepts(entries []entry, res resolver) (int, []Concept) {
+//
+// When the home's tree is known (Root.Files), local counts the distinct
+// concepts whose link is relative and stays inside the home, and missing
+// those of them that name no file there (LinkPath).
+func concepts(entries []entry, res resolver) (n int, list []Concept, local, missing int) {
 	seen := make(map[string]bool, len(entries))
-	list := []Concept{}
+	list = []Concept{}
 	for _, e := range entries {
 		u, ok := res.resolve(e.dest())
 		if !ok {
@@ -101,6 +105,14 @@ func concepts(entries []entry, res resolver) (int, []Concept) {
 		if len(list) < MaxConceptList {
 			list = append(list, Concept{Name: e.name(), URL: cleanString(u), Summary: e.summary()})
 		}
+		if res.files != nil {
+			if p, ok := LinkPath(res.bundleDir, e.dest(), res.files); ok {
+				local++
+				if !res.files(p) {
+					missing++
+				}
+			}
+		}
 	}
-	return len(seen), list
+	return len(seen), list, local, missing
 }

@@ -12,11 +12,25 @@ type resolver struct {
 	base *url.URL // the root index.md
 	self string   // the root's own URL without fragment, to spot self-links
 	dir  string   // the bundle directory as a URL prefix, "" when unknown
+
+	// files, bundleDir and depth come from Root: what the caller knows of
+	// the home's tree, the bundle directory in it and its number of
+	// segments. files is nil when the tree is unknown.
+	files     Files
+	bundleDir string
+	depth     int
 }
 
 // newResolver parses the root URL, which must be absolute (https://...,
 // file:///...): anything else is a caller error.
 func newResolver(rootURL string) (resolver, error) {
+	return newRootResolver(Root{URL: rootURL})
+}
+
+// newRootResolver is newResolver for a root whose home tree may be known
+// (Root.Files): then "/x" links follow LinkPath's rule.
+func newRootResolver(root Root) (resolver, error) {
+	rootURL := root.URL
 	base, err := url.Parse(rootURL)
 	if err != nil {
 		return resolver{}, err
@@ -26,7 +40,7 @@ func newResolver(rootURL string) (resolver, error) {
 	}
 	self := *base
 	self.Fragment, self.RawFragment = "", ""
-	r := resolver{base: base, self: self.String()}
+	r := resolver{base: base, self: self.String(), files: root.Files, bundleDir: root.Dir, depth: dirDepth(root.Dir)}
 	if probe := base.ResolveReference(&url.URL{Path: "x"}).String(); strings.HasSuffix(probe, "/x") {
 		r.dir = strings.TrimSuffix(probe, "x")
 	}
@@ -40,7 +54,10 @@ func newResolver(rootURL string) (resolver, error) {
 //     are escaped).
 //   - Other schemes (mailto:, javascript:, ftp:, data:, ...) are not concepts.
 //   - A link starting with "/" resolves against the bundle directory (the
-//     directory of the root URL), not the host root: "/x.md" is "./x.md".
+//     directory of the root URL), not the host root: "/x.md" is "./x.md";
+//     but when the home's tree is known (Root.Files), the bundle has no x.md
+//     and the home's root has one, it resolves against the home's root
+//     (LinkPath).
 //   - "x", "./x" and "../x" resolve against the root URL; "../" may leave the
 //     bundle directory and is kept.
 //   - A path ending in "/" is a directory link and gets "index.md".
@@ -51,6 +68,12 @@ func (r resolver) resolve(dest string) (string, bool) {
 	dest = strings.TrimSpace(dest)
 	if dest == "" || strings.HasPrefix(dest, "#") {
 		return "", false
+	}
+	if r.files != nil && r.depth > 0 && strings.HasPrefix(dest, "/") && !strings.HasPrefix(dest, "//") {
+		if _, fromRoot, ok := linkPath(r.bundleDir, dest, r.files); ok && fromRoot {
+			// Climb out of the bundle directory to the home's root.
+			dest = strings.Repeat("../", r.depth) + strings.TrimLeft(dest, "/")
+		}
 	}
 	if r.dir != "" && isPlainPath(dest) {
 		out := r.dir + strings.TrimPrefix(dest, "/")

@@ -24,7 +24,8 @@ type Source interface {
 }
 
 // NewRegistry returns a process's registry with the Go runtime and process
-// collectors and both collectors of src. Each binary has its own registry
+// collectors and both collectors of src (and the link collector when src is
+// a LinkSource). Each binary has its own registry
 // (never the global one), so tests can run several in one process.
 func NewRegistry(src Source, log *slog.Logger) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
@@ -34,6 +35,9 @@ func NewRegistry(src Source, log *slog.Logger) *prometheus.Registry {
 		NewPoolCollector(src),
 		NewStatsCollector(src, log),
 	)
+	if ls, ok := src.(LinkSource); ok {
+		reg.MustRegister(NewLinksCollector(ls, log))
+	}
 	return reg
 }
 

@@ -37,6 +37,7 @@
 //	contact.go     full variant: the contact outbox and the agent backoff
 //	finance.go     full variant: the operator's sums of payments, credit and accounts
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
+//	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //
 // Tests sit beside each file; package storetest gives every test package a

@@ -153,6 +153,7 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 type importJob struct {
 	batch []store.BundleInput
 	keep  map[string][]string // owner/repo to the ids found there
+	reads []store.RepoRead    // what the import made of each index.md of those repositories
 }
 
 func newImportJob() importJob { return importJob{keep: map[string][]string{}} }
@@ -177,16 +178,21 @@ func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 		return fmt.Errorf("import: %w", err)
 	}
 	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
-		Archived: meta.Archived, Language: meta.Language, License: meta.License}
+		Archived: meta.Archived, Language: meta.Language, License: meta.License,
+		Files: diskFiles(r.path)} // the tree is known: "/x" links follow okf.LinkPath
 	p.sum.Repos++
 	keep := []string{}
+	// What this read made of each index.md, for the owner status.
+	read := store.RepoRead{Repo: source.Repo{Owner: r.owner, Name: r.name}.FullName(), Roots: []store.RootVerdict{}}
 	for _, rel := range roots {
 		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
 		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
-		in, err := indexer.FromRepo(data, loc, info, now)
+		parsed, err := indexer.ParseRepo(data, loc, info, now)
+		in := parsed.Input
+		read.Roots = append(read.Roots, indexer.Verdict(rel, parsed, err, info.Files))
 		p.meter.add(1)
 		if errors.Is(err, okf.ErrNotBundle) {
 			p.sum.NotBundles++
@@ -205,6 +211,7 @@ func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 		}
 	}
 	p.job.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
+	p.job.reads = append(p.job.reads, read)
 	return nil
 }
 
@@ -243,6 +250,9 @@ func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSu
 	}
 	if len(job.keep) == 0 {
 		return nil
+	}
+	if err := st.RecordRepoReads(ctx, job.reads, time.Now()); err != nil {
+		return fmt.Errorf("import: %w", err)
 	}
 	stale, err := st.StaleRepos(ctx, job.keep)
 	if err != nil {

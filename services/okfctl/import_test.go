@@ -161,3 +161,40 @@ func mustGet(t *testing.T, st *store.Store, id string) store.Bundle {
 	}
 	return b
 }
+
+// An import records what it made of every index.md for the owner status,
+// as the sweep does: bundles with their lint warnings and concept links
+// checked against the files on disk ("/okf/x.md" from the repository root),
+// and files that are not bundles with the reason.
+func TestImportRecordsOwnerStatus(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.NewStore(t)
+	dir := writeTree(t, map[string]string{
+		"acme/docs/okf/index.md":   "---\nokf_version: \"0.2\"\ntitle: Docs\n---\n- [x](/okf/x.md)\n- [y](y.md)\n",
+		"acme/docs/okf/x.md":       "# X\n",
+		"acme/docs/notes/index.md": "# Notes\n",
+	})
+	if _, err := importTree(ctx, st, dir, io.Discard, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	status, err := st.RepoStatus(ctx, "acme/docs", "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(status.Roots) != 2 {
+		t.Fatalf("roots: %+v", status.Roots)
+	}
+	notes, docs := status.Roots[0], status.Roots[1]
+	if notes.Path != "notes/index.md" || notes.NotBundle != "no_frontmatter" || notes.ReadAt == nil {
+		t.Errorf("notes: %+v", notes)
+	}
+	want := []string{`link "y.md" points at a missing file`, "1 of 2 concept links point at missing files"}
+	if docs.Path != "okf/index.md" || docs.Visibility != "live" || !docs.LinksChecked || docs.LinksTotal != 2 || docs.LinksMissing != 1 ||
+		strings.Join(docs.Warnings, "|") != strings.Join(want, "|") {
+		t.Errorf("docs: %+v", docs)
+	}
+	card := mustGet(t, st, docs.BundleID)
+	if u := card.ConceptList[0].URL; !strings.HasSuffix(u, "/HEAD/okf/x.md") {
+		t.Errorf("/okf/x.md resolved to %s", u)
+	}
+}

@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -19,9 +17,6 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
-
-// knownVersions are the okf_version values of published OKF specs.
-var knownVersions = map[string]bool{"0.1": true, "0.2": true}
 
 // lintCmd prints the card a root yields and the warnings its author needs.
 // It returns exit code 1 only when the file is not a bundle root.
@@ -53,6 +48,22 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 
+	// The bundle's home on disk, when PATH is a directory: its links are
+	// checked against the files there.
+	var files okf.Files
+	linkDir := ""
+	if bundleDir != "" {
+		if *rootURL != "" {
+			files = diskFiles(bundleDir)
+		} else if files, linkDir = lintHome(bundleDir, *dir, flagSet(fs, "dir")); *dir == "" {
+			*dir = linkDir
+		}
+		if abs, err := filepath.Abs(bundleDir); err == nil && *repo == "" && linkDir != "" {
+			// The stand-in repository is named after the repository's root.
+			home := strings.TrimSuffix(filepath.ToSlash(abs), "/"+linkDir)
+			*repo = "local/" + filepath.Base(filepath.FromSlash(home))
+		}
+	}
 	var parsed indexer.Parsed
 	switch {
 	case *rootURL != "":
@@ -62,7 +73,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if lerr != nil {
 			return 0, lerr
 		}
-		parsed, err = indexer.ParseRepo(data, loc, indexer.RepoInfo{}, time.Now())
+		parsed, err = indexer.ParseRepo(data, loc, indexer.RepoInfo{Files: files}, time.Now())
 		parsed.Input.Repo = nil // no repository signals are known offline
 	}
 	if errors.Is(err, okf.ErrNotBundle) {
@@ -77,7 +88,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	card := indexer.Preview(parsed.Input, strings.TrimRight(*apiBase, "/"), time.Now())
-	warnings := lintWarnings(parsed.Card, bundleDir)
+	warnings := indexer.Warnings(parsed.Card, linkDir, files)
 
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -114,49 +125,61 @@ func lintRepo(repo, dir, file string) (source.Repo, error) {
 	return source.Repo{Owner: owner, Name: name, Path: p}, nil
 }
 
-func lintWarnings(card okf.Card, bundleDir string) []string {
-	warnings := []string{}
-	if !knownVersions[card.OKFVersion] {
-		warnings = append(warnings, fmt.Sprintf("okf_version %q is not a published OKF version (0.1, 0.2)", card.OKFVersion))
+// lintHome finds the repository a bundle directory on disk lives in and
+// returns its files and the bundle's directory inside it (slash-separated,
+// "" at the root): the directory --dir names above the bundle (--dir . or
+// "" says the bundle is the repository's root), else the
+// nearest ancestor holding .git, else the bundle directory itself. A --dir
+// that the path does not end in still names the bundle's place, but only
+// the bundle's own files are known then.
+func lintHome(bundleDir, dirFlag string, dirSet bool) (okf.Files, string) {
+	abs, err := filepath.Abs(bundleDir)
+	if err != nil {
+		abs = bundleDir
 	}
-	if card.NameFellBack {
-		warnings = append(warnings, fmt.Sprintf("no usable title (frontmatter title or first H1): the card is named %q", card.Name))
+	d := strings.Trim(filepath.ToSlash(dirFlag), "/")
+	if dirSet && (d == "" || d == ".") {
+		return diskFiles(abs), ""
 	}
-	if card.Concepts == 0 {
-		warnings = append(warnings, "no concepts: no list item or table row starts with a link")
+	if d != "" && d != "." {
+		if strings.HasSuffix(filepath.ToSlash(abs), "/"+d) {
+			return diskFiles(strings.TrimSuffix(abs, filepath.FromSlash("/"+d))), d
+		}
+		own := diskFiles(abs)
+		return func(p string) bool {
+			rel, ok := strings.CutPrefix(p, d+"/")
+			return ok && own(rel)
+		}, d
 	}
-	if card.Truncated {
-		warnings = append(warnings, fmt.Sprintf("root is longer than %d bytes or %d entries: only the start is indexed", okf.MaxRootBytes, okf.MaxEntries))
+	for up := abs; ; {
+		if _, err := os.Stat(filepath.Join(up, ".git")); err == nil {
+			rel, _ := filepath.Rel(up, abs)
+			if rel == "." {
+				rel = ""
+			}
+			return diskFiles(up), filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(up)
+		if parent == up {
+			return diskFiles(abs), ""
+		}
+		up = parent
 	}
-	if bundleDir != "" {
-		warnings = append(warnings, linkWarnings(card.Links, bundleDir)...)
-	}
-	return warnings
 }
 
-// linkWarnings checks relative links against the bundle's files: a link
-// starting with "/" is relative to the bundle directory, as the indexer reads it.
-func linkWarnings(links []string, bundleDir string) []string {
-	var out []string
-	for _, link := range links {
-		target, err := url.PathUnescape(strings.SplitN(link, "?", 2)[0])
-		if err != nil || target == "" {
-			continue
-		}
-		rel := path.Clean("./" + strings.TrimPrefix(target, "/"))
-		if rel == ".." || strings.HasPrefix(rel, "../") {
-			out = append(out, fmt.Sprintf("link %q leaves the bundle", link))
-			continue
-		}
-		p := filepath.Join(bundleDir, filepath.FromSlash(rel))
-		if strings.HasSuffix(target, "/") {
-			p = filepath.Join(p, "index.md")
-		}
-		if _, err := os.Stat(p); err != nil {
-			out = append(out, fmt.Sprintf("link %q points at a missing file", link))
-		}
+// flagSet reports whether the command line gave the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// diskFiles is the tree of home on disk, as the parser asks for it.
+func diskFiles(home string) okf.Files {
+	return func(p string) bool {
+		fi, err := os.Stat(filepath.Join(home, filepath.FromSlash(p)))
+		return err == nil && !fi.IsDir()
 	}
-	return out
 }
 
 func printCard(w io.Writer, b store.Bundle) {

@@ -110,6 +110,7 @@ func TestLintWarnings(t *testing.T) {
 		`no usable title (frontmatter title or first H1): the card is named "acme/docs · b"`,
 		`link "gone.md" points at a missing file`,
 		`link "../outside.md" leaves the bundle`,
+		`1 of 5 concept links point at missing files`,
 	}
 	for _, w := range want {
 		if !slices.Contains(got.Warnings, w) {
@@ -235,5 +236,60 @@ func TestLintServiceDocs(t *testing.T) {
 	}
 	if want := []string{base + "/okf/sobre.md", base + "/okf/api.md", base + "/okf/faq.md"}; !slices.Equal(urls, want) {
 		t.Errorf("concepts %v, want %v", urls, want)
+	}
+}
+
+// A link written "/okf/x.md" in a bundle under okf/ names the repository
+// root's okf/x.md: lint finds the repository (.git, or --dir) and checks
+// the link against bundle-dir/x first, then the root's x.
+func TestLintSlashLinksFromRepositoryRoot(t *testing.T) {
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"okf/index.md": "---\nokf_version: \"0.2\"\ntitle: Slash\n---\n\n" +
+			"- [X](/okf/x.md) - written from the repository root\n" +
+			"- [Y](/y.md) - bundle-absolute\n" +
+			"- [Readme](/README.md) - the repository's readme\n" +
+			"- [Gone](/okf/gone.md) - nowhere\n",
+		"okf/x.md":  "# X\n",
+		"okf/y.md":  "# Y\n",
+		"README.md": "# Readme\n",
+	}
+	want := []string{`link "/okf/gone.md" points at a missing file`, `1 of 4 concept links point at missing files`}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"found by .git", nil},
+		{"named by --dir", []string{"--dir", "okf"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := map[string]string{}
+			for k, v := range files {
+				if tc.args != nil && strings.HasPrefix(k, ".git/") {
+					continue
+				}
+				tree[k] = v
+			}
+			dir := writeTree(t, tree)
+			code, out := lint(t, append(append([]string{"--json", "--repo", "acme/docs"}, tc.args...), filepath.Join(dir, "okf"))...)
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			var got struct {
+				Card struct {
+					ConceptList []struct{ URL string } `json:"concept_list"`
+				} `json:"card"`
+				Warnings []string `json:"warnings"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Warnings, want) {
+				t.Errorf("warnings = %q, want %q", got.Warnings, want)
+			}
+			if u := got.Card.ConceptList[0].URL; !strings.HasSuffix(u, "/HEAD/okf/x.md") {
+				t.Errorf("first concept url %s, want the root's okf/x.md", u)
+			}
+		})
 	}
 }

@@ -23,7 +23,14 @@ const (
 	errUnavailable          = "unavailable"
 	errQueryTooCostly       = "query_too_costly"
 	errQueryExcludesItself  = "query_excludes_itself"
+	errInvalidRepo          = "invalid_repo" // 400: GET /api/status without a valid owner/repo
 )
+
+// invalidRepo is the 400 of GET /api/status for a repo that is missing or
+// breaks GitHub's naming rules.
+func invalidRepo(message string) error {
+	return &apiError{http.StatusBadRequest, ErrorBody{errInvalidRepo, message, "repo"}}
+}
 
 // ErrorBody is the JSON body of every error the API answers:
 // {"error": "<name>", "message": "<one sentence>", "field": "<input>"}.

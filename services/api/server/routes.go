@@ -63,6 +63,8 @@ func (s *Server) routeTable() []Route {
 			Handler: s.postPing, Usage: countedAsAPI, Tool: tools.submitBundles},
 		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
 			Handler: s.getPingStatus, Usage: countedAsAPI},
+		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
+			Handler: s.getRepoStatus, Usage: countedAsAPI},
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
 			Handler: s.postVisit, Usage: notCounted, LogPathOnly: true},
 		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",

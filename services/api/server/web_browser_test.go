@@ -103,6 +103,11 @@ func TestBrowserPages(t *testing.T) {
 	if !strings.HasPrefix(h1, "Field guide") {
 		t.Errorf("bundle page h1 %q", h1)
 	}
+	var broken string
+	b.run("broken links", chromedp.Text(`.broken-links`, &broken, chromedp.ByQuery))
+	if broken != "1 of 3 concept links point at missing files" {
+		t.Errorf("bundle page broken-link line %q", broken)
+	}
 	b.screenshot("bundle")
 	b.axeCheck("/b/{id}")
 	b.clean("bundle")

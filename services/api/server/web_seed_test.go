@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -42,6 +43,12 @@ func webCorpus(t testing.TB, st *store.Store) []string {
 		ConceptList: wire.ConceptList{{Name: "bad", URL: "javascript:alert('concept')", Summary: "<img src=x onerror=alert(1)>"}}},
 		signal(1, "Go", "")))
 	ids := upsert(t, st, ins...)
+	// The sweep's read of guide 03 found one of its three concept links
+	// pointing at a missing file: its page says so.
+	if err := st.RecordRepoReads(t.Context(), []store.RepoRead{{Repo: "acme/guide-03", Commit: "0123abcd", Roots: []store.RootVerdict{
+		{Path: "index.md", BundleID: ids[3], LinksTotal: 3, LinksMissing: 1, LinksChecked: true}}}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	recount(t, st)
 	return ids
 }

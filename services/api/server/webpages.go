@@ -142,6 +142,15 @@ func (s *Server) getBundlePage(c echo.Context) error {
 	}
 	v := web.NewBundleView(card, s.full)
 	v.Canonical = s.baseURL + "/b/" + card.ID
+	if card.Source.Repo != nil {
+		links, ok, err := s.store.BundleLinks(c.Request().Context(), card.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			v.SetLinks(links.Total, links.Missing)
+		}
+	}
 	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "bundle", v) })
 }
 

@@ -56,6 +56,23 @@ func (s *suite) checks() []check {
 		{name: "GET /api/ping/status", run: func(ctx context.Context, s *suite) error {
 			return s.getJSON(ctx, "/api/ping/status?host=example.com", 200, nil, "host", "items")
 		}},
+		{name: "GET /api/status", run: func(ctx context.Context, s *suite) error {
+			var st struct {
+				Known bool
+				Items []any
+			}
+			if err := s.getJSON(ctx, "/api/status?repo=house-smoke/no-such-repo", 200, &st,
+				"repo", "known", "message", "checked_at", "next_check_at", "items", "next"); err != nil {
+				return err
+			}
+			if st.Known || len(st.Items) != 0 {
+				return fmt.Errorf("an unknown repository answered known %v with %d items", st.Known, len(st.Items))
+			}
+			return nil
+		}},
+		{name: "GET /api/status (bad repo)", run: func(ctx context.Context, s *suite) error {
+			return s.wantError(ctx, "GET", "/api/status?repo=-bad-/name", nil, 400, "repo")
+		}},
 		{name: "POST /api/ping (validated, not sent)", run: func(ctx context.Context, s *suite) error {
 			return s.wantError(ctx, "POST", "/api/ping", []byte(`{}`), 400, "")
 		}},

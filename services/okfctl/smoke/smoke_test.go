@@ -79,7 +79,7 @@ func TestSmokePasses(t *testing.T) {
 			for _, r := range results {
 				names[r.Name] = true
 			}
-			for _, want := range []string{"GET /api/", "GET /api/bundles/{id}", "POST /mcp", "GET /okf/index.md", "GET /.well-known/api-catalog", "POST /api/visit"} {
+			for _, want := range []string{"GET /api/", "GET /api/bundles/{id}", "POST /mcp", "GET /okf/index.md", "GET /.well-known/api-catalog", "POST /api/visit", "GET /api/status", "GET /api/status (bad repo)"} {
 				if !names[want] {
 					t.Errorf("no check %q", want)
 				}

@@ -164,16 +164,24 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 	// One batched write for the page's bundles (store.UpsertBundles), then
 	// each repository's hiding and progress.
 	var ins []store.BundleInput
+	var reads []store.RepoRead
 	keep := map[string][]string{} // lowercase owner/repo to the ids found there
 	for i, r := range repos {
 		if trees[i].Gone {
 			continue
 		}
 		info := repoInfo(r)
+		info.Files = treeFiles(trees[i])
+		read := store.RepoRead{Repo: r.FullName(), Commit: r.HeadOID, Roots: []store.RootVerdict{}}
 		kept := []string{}
 		for _, fi := range byRepo[r.FullName()] {
 			b := blobs[fi]
-			if b.Missing || b.Binary {
+			if b.Missing {
+				continue // gone between the listing and the read
+			}
+			if b.Binary {
+				read.Roots = append(read.Roots, store.RootVerdict{Path: files[fi].Path, NotBundle: indexer.NotBundleBinary,
+					Detail: "GitHub reads the file as binary, not text"})
 				continue
 			}
 			text := []byte(b.Text)
@@ -181,7 +189,8 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 				text = readFull(ctx, gh, log, files[fi], text)
 			}
 			loc := source.Repo{Owner: r.Owner, Name: r.Name, Branch: r.Branch, Path: files[fi].Path}
-			in, err := indexer.FromRepo(text, loc, info, now)
+			p, err := indexer.ParseRepo(text, loc, info, now)
+			read.Roots = append(read.Roots, indexer.Verdict(files[fi].Path, p, err, info.Files))
 			if errors.Is(err, okf.ErrNotBundle) {
 				continue
 			}
@@ -189,10 +198,11 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 				log.Warn("sweep: root not indexed", "repo", r.RepoRef, "path", files[fi].Path, "err", err)
 				continue
 			}
-			ins = append(ins, in)
-			kept = append(kept, in.ID)
+			ins = append(ins, p.Input)
+			kept = append(kept, p.Input.ID)
 		}
 		keep[strings.ToLower(r.FullName())] = kept
+		reads = append(reads, read)
 	}
 	for len(ins) > 0 {
 		n := min(len(ins), store.MaxBatch)
@@ -200,6 +210,9 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 			return err
 		}
 		ins = ins[n:]
+	}
+	if err := st.RecordRepoReads(ctx, reads, now); err != nil {
+		return err
 	}
 	stale := map[string]bool{}
 	if len(keep) > 0 {

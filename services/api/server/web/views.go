@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -225,6 +226,20 @@ type BundleView struct {
 	LintLine    string
 	Indexed     Date
 	Updated     Date
+	// BrokenLinks is the sentence that counts the concept links pointing at
+	// files missing from the repository at the latest read ("" when none
+	// are, or no read checked them); StatusURL is the repository's owner
+	// status (GET /api/status), "" for a domain bundle.
+	BrokenLinks string
+	StatusURL   string
+}
+
+// SetLinks records the latest read's count of the bundle's concept links
+// inside its repository and of those pointing at missing files.
+func (v *BundleView) SetLinks(total, missing int) {
+	if missing > 0 {
+		v.BrokenLinks = okf.MissingLinksLine(missing, total)
+	}
 }
 
 // NewBundleView builds the page of card c.
@@ -242,6 +257,7 @@ func NewBundleView(c wire.Card, full bool) BundleView {
 	}
 	if c.Source.Repo != nil {
 		v.Origin = *c.Source.Repo
+		v.StatusURL = "/api/status?" + url.Values{"repo": {*c.Source.Repo}}.Encode()
 	}
 	for _, k := range c.ConceptList {
 		v.Concepts = append(v.Concepts, ConceptView{Name: k.Name, URL: webURL(k.URL), Summary: k.Summary})

@@ -1,0 +1,53 @@
+package indexer
+
+import (
+	"fmt"
+
+	"github.com/okfindex/okf-index/pkg/okf"
+)
+
+// KnownVersions are the okf_version values of published OKF specs.
+var KnownVersions = map[string]bool{"0.1": true, "0.2": true}
+
+// Warnings are what an author is told of a parsed root: okfctl lint prints
+// them and the sweep records them for the owner status (GET /api/status),
+// so both say the same. card is the parser's result; dir is the bundle
+// directory inside its home ("" at the root); files is the home's tree, nil
+// when unknown (a lone file): then links are not checked.
+//
+// The link warnings: a relative body link that climbs out of the bundle
+// directory ("../x") leaves the bundle; one naming no file of the home (read
+// with okf.LinkPath, so "/x" is bundle-dir/x, else the home's root x) points
+// at a missing file; and a summary line counts the concept links that point
+// at missing files.
+func Warnings(card okf.Card, dir string, files okf.Files) []string {
+	warnings := []string{}
+	if !KnownVersions[card.OKFVersion] {
+		warnings = append(warnings, fmt.Sprintf("okf_version %q is not a published OKF version (0.1, 0.2)", card.OKFVersion))
+	}
+	if card.NameFellBack {
+		warnings = append(warnings, fmt.Sprintf("no usable title (frontmatter title or first H1): the card is named %q", card.Name))
+	}
+	if card.Concepts == 0 {
+		warnings = append(warnings, "no concepts: no list item or table row starts with a link")
+	}
+	if card.Truncated {
+		warnings = append(warnings, fmt.Sprintf("root is longer than %d bytes or %d entries: only the start is indexed", okf.MaxRootBytes, okf.MaxEntries))
+	}
+	if files == nil {
+		return warnings
+	}
+	for _, link := range card.Links {
+		if _, inBundle := okf.LinkPath("", link, nil); !inBundle {
+			warnings = append(warnings, fmt.Sprintf("link %q leaves the bundle", link))
+			continue
+		}
+		if p, ok := okf.LinkPath(dir, link, files); ok && !files(p) {
+			warnings = append(warnings, fmt.Sprintf("link %q points at a missing file", link))
+		}
+	}
+	if card.MissingLinks > 0 {
+		warnings = append(warnings, okf.MissingLinksLine(card.MissingLinks, card.LocalLinks))
+	}
+	return warnings
+}
