@@ -2,10 +2,21 @@ package worker_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+
+	"github.com/okfindex/okf-index/pkg/indexer"
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
@@ -134,4 +145,77 @@ func TestSweepChangeFeed(t *testing.T) {
 	h.followFeed(ctx, store.ChangeCursor{}, fresh)
 	h.checkLiveSet(ctx, fresh, "replayed from the start")
 	t.Logf("events: first sweep %d, second %d, third %d", len(first), len(second), len(third))
+}
+
+// The compact_changes job drops superseded events at once and tombstones
+// older than the retention, moving the horizon: an old cursor is then
+// expired, and the feed from the start still gives the live set.
+func TestCompactChangesJob(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st := storetest.NewStore(t)
+	var ins []store.BundleInput
+	for i := range 3 {
+		in, err := indexer.FromRepo([]byte(fmt.Sprintf("---\nokf_version: \"0.2\"\ntitle: T%d\n---\n", i)),
+			source.Repo{Owner: "o", Name: fmt.Sprint("r", i), Path: "index.md"}, indexer.RepoInfo{}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	if _, err := st.UpsertBundles(ctx, ins); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.HideGoneRepo(ctx, "o/r0"); err != nil {
+		t.Fatal(err)
+	}
+	old := store.ChangeCursor{Pos: 1}
+	if _, err := st.Changes(ctx, old, 10); err != nil { // places the events
+		t.Fatal(err)
+	}
+	// The worker's clock is past the retention: the tombstone goes too.
+	later := func() time.Time { return time.Now().Add(jobs.ChangesRetention + time.Hour) }
+	client, err := worker.NewClient(worker.Options{Store: st, Now: later,
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, unsubscribe := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	defer unsubscribe()
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = client.Stop(context.Background()) }()
+	if _, err := client.Insert(ctx, jobs.CompactChangesArgs{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-done:
+			if ev.Job.Kind != (jobs.CompactChangesArgs{}).Kind() {
+				continue // the recount run on start
+			}
+			if ev.Kind != river.EventKindJobCompleted {
+				t.Fatalf("compact_changes: %s %v", ev.Kind, ev.Job.Errors)
+			}
+		case <-ctx.Done():
+			t.Fatal("compact_changes never completed")
+		}
+		break
+	}
+	if _, err := st.Changes(ctx, old, 10); !errors.Is(err, store.ErrCursorExpired) {
+		t.Errorf("a cursor from before the compaction: %v, want ErrCursorExpired", err)
+	}
+	page, err := st.Changes(ctx, store.ChangeCursor{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range page.Changes {
+		got = append(got, string(c.Kind)+" "+c.BundleID)
+	}
+	want := []string{"added " + ins[1].ID, "added " + ins[2].ID}
+	if !slices.Equal(got, want) {
+		t.Errorf("feed after compaction %v, want %v", got, want)
+	}
 }

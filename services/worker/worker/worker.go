@@ -9,6 +9,7 @@
 //	sweeprepos.go  sweep_repos
 //	enrich.go      enrich_repos
 //	sendcontact.go send_contact
+//	compactchanges.go compact_changes
 //
 // sweep.go holds the sweep's configuration, metrics.go the job metrics.
 package worker
@@ -106,6 +107,7 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &RecountStatsWorker{Store: opts.Store})
+	river.AddWorker(workers, &CompactChangesWorker{Store: opts.Store, Now: opts.Now, Logger: opts.Logger})
 	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.MaxWorkers}}
 	rescue := cmp.Or(opts.RescueStuckJobsAfter, DefaultRescueAfter)
 	rootFetch := opts.Fetch
@@ -119,6 +121,11 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 			river.PeriodicInterval(jobs.RecountStatsEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return jobs.RecountStatsArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true},
+		),
+		river.NewPeriodicJob(
+			river.PeriodicInterval(jobs.CompactChangesEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return jobs.CompactChangesArgs{}, nil },
+			nil,
 		),
 	}
 	if opts.GitHub != nil {
