@@ -69,21 +69,34 @@ BEGIN
 END
 $$;
 
+-- Old and new rows are paired by grouping on id, not by a join: the
+-- planner has no statistics for transition tables and would nest a loop of
+-- 500 by 500 rows on a batch.
 CREATE FUNCTION okf_bundle_changes_update() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO bundle_changes (bundle_id, kind, reason)
-    SELECT n.id,
-        CASE WHEN o.visibility <> 'live' THEN 'added'
-             WHEN n.visibility <> 'live' THEN 'removed'
+    SELECT id,
+        CASE WHEN NOT was_live THEN 'added'
+             WHEN NOT is_live THEN 'removed'
              ELSE 'updated' END,
-        CASE WHEN o.visibility = 'live' AND n.visibility = 'low' THEN 'made_low'
-             WHEN o.visibility = 'live' AND n.visibility = 'hidden'
-                  THEN coalesce(n.gone_reason, 'file_gone') END
-    FROM new_rows AS n JOIN old_rows AS o USING (id)
-    WHERE (o.visibility = 'live') <> (n.visibility = 'live')
-       OR (n.visibility = 'live' AND n.content_hash <> o.content_hash)
-    ORDER BY n.id;
+        CASE WHEN was_live AND new_vis = 'low' THEN 'made_low'
+             WHEN was_live AND new_vis = 'hidden' THEN coalesce(reason, 'file_gone') END
+    FROM (
+        SELECT d.id,
+            bool_or(d.visibility = 'live') FILTER (WHERE d.side = 0) AS was_live,
+            bool_or(d.visibility = 'live') FILTER (WHERE d.side = 1) AS is_live,
+            max(d.visibility) FILTER (WHERE d.side = 1) AS new_vis,
+            max(d.gone_reason) FILTER (WHERE d.side = 1) AS reason,
+            max(d.content_hash) FILTER (WHERE d.side = 0) AS old_hash,
+            max(d.content_hash) FILTER (WHERE d.side = 1) AS new_hash
+        FROM (SELECT 0 AS side, id, visibility, gone_reason, content_hash FROM old_rows
+              UNION ALL
+              SELECT 1, id, visibility, gone_reason, content_hash FROM new_rows) AS d
+        GROUP BY d.id
+    ) AS p
+    WHERE was_live <> is_live OR (is_live AND old_hash <> new_hash)
+    ORDER BY id;
     RETURN NULL;
 END
 $$;
