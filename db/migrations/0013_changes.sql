@@ -37,7 +37,7 @@ ALTER TABLE bundles ADD COLUMN gone_reason text
 CREATE TABLE bundle_changes (
     seq       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     -- position in commit order, from 1 without gaps; NULL until sequenced.
-    pos       bigint UNIQUE,
+    pos       bigint,
     bundle_id text COLLATE "C" NOT NULL,
     kind      text NOT NULL CHECK (kind IN ('added', 'updated', 'removed')),
     reason    text CHECK (reason IN ('repo_gone', 'file_gone', 'key_mismatch', 'made_low', 'deleted')),
@@ -48,7 +48,10 @@ CREATE TABLE bundle_changes (
     CHECK ((kind = 'removed') = (reason IS NOT NULL))
 );
 
--- The sequencer's work list.
+-- Readers page by position; the sequencer's work list is the events
+-- without one. Both partial, so that an insert (the ingest's cost) writes
+-- one entry besides the primary key's.
+CREATE UNIQUE INDEX bundle_changes_pos ON bundle_changes (pos) WHERE pos IS NOT NULL;
 CREATE INDEX bundle_changes_unsequenced ON bundle_changes (seq) WHERE pos IS NULL;
 
 -- The oldest position a cursor may still name: events before it were
