@@ -286,7 +286,7 @@ func TestChangesCursorErrors(t *testing.T) {
 func TestChangesFollowConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
-	const groups, perGroup, writers, rounds, readers = 4, 6, 6, 40, 2
+	const groups, perGroup, writers, rounds, readers = 4, 6, 6, 60, 3
 	var inputs []store.BundleInput
 	for g := range groups {
 		for i := range perGroup {
@@ -386,4 +386,39 @@ func TestChangesFollowConcurrentWriters(t *testing.T) {
 		t.Errorf("only %d events for %d writes", len(all), writers*rounds)
 	}
 	t.Logf("%d events, %d live bundles", len(all), len(live))
+}
+
+// A transaction that wrote first but commits last: its event is read after
+// the other's, never skipped (an insert-order cursor would have passed it).
+func TestChangesOutOfOrderCommit(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	first, second := repoBundle("acme", "first", "index.md"), repoBundle("acme", "second", "index.md")
+	if _, err := s.UpsertBundles(ctx, []store.BundleInput{first}); err != nil {
+		t.Fatal(err)
+	}
+	_, cur := drainChanges(t, s, store.ChangeCursor{}, 10)
+	slow, err := s.Pool().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Rollback(ctx)
+	// The slow transaction writes first: its event takes the smaller seq.
+	if _, err := slow.Exec(ctx, `UPDATE bundles SET content_hash = 'changed by hand' WHERE id = $1`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpsertBundle(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	got, cur := drainChanges(t, s, cur, 10)
+	if len(got) != 1 || got[0].BundleID != second.ID || got[0].Kind != wire.ChangeAdded {
+		t.Fatalf("while the first writer is open: %+v, want only the second's added", got)
+	}
+	if err := slow.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = drainChanges(t, s, cur, 10)
+	if len(got) != 1 || got[0].BundleID != first.ID || got[0].Kind != wire.ChangeUpdated {
+		t.Fatalf("after the first writer committed: %+v, want its updated", got)
+	}
 }
