@@ -80,7 +80,11 @@ func (v validators) notModified(r *http.Request) bool {
 // when the request's conditions match them.
 func writeConditional(c echo.Context, contentType string, body []byte, lastModified time.Time, cache string) error {
 	v := validatorsOf(body, lastModified)
-	v.set(c.Response().Header(), cache)
+	h := c.Response().Header()
+	v.set(h, cache)
+	// Every such route answers any origin; a script of another origin may
+	// read the ETag to revalidate (Last-Modified is readable already).
+	h.Set("Access-Control-Expose-Headers", "ETag")
 	if v.notModified(c.Request()) {
 		return c.NoContent(http.StatusNotModified)
 	}

@@ -82,6 +82,9 @@ func TestConditionalRequests(t *testing.T) {
 					if got := resp.Header.Get("Cache-Control"); got != r.cache {
 						t.Errorf("Cache-Control %q, want %q", got, r.cache)
 					}
+					if got := resp.Header.Get("Access-Control-Expose-Headers"); r.cache != "no-cache" && got != "ETag" {
+						t.Errorf("Access-Control-Expose-Headers %q, want ETag", got)
+					}
 					if (lm != "") != r.modified {
 						t.Fatalf("Last-Modified %q, want one: %v", lm, r.modified)
 					}
