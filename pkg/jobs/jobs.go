@@ -25,3 +25,24 @@ func (RecountStatsArgs) InsertOpts() river.InsertOpts {
 
 // RecountStatsEvery is the period of the recount.
 const RecountStatsEvery = time.Hour
+
+// CompactChangesArgs asks the worker to compact the change feed: drop the
+// events a newer event of the same bundle supersedes, and tombstones older
+// than ChangesRetention (store.CompactChanges).
+type CompactChangesArgs struct{}
+
+// Kind names the job in River.
+func (CompactChangesArgs) Kind() string { return "compact_changes" }
+
+// InsertOpts makes the compaction unique per period.
+func (CompactChangesArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: time.Hour}}
+}
+
+// CompactChangesEvery is the period of the compaction; ChangesRetention
+// how long a tombstone is kept, so how old a cursor may be before it is
+// answered 410 cursor_expired.
+const (
+	CompactChangesEvery = 24 * time.Hour
+	ChangesRetention    = 30 * 24 * time.Hour
+)

@@ -19,7 +19,7 @@
 //	row.go         BundleInput to column values: cleaning, content hash
 //	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
 //	upsertbatch.go UpsertBundles: many bundles a transaction and a statement
-//	visibility.go  exact duplicates, HideRepoBundlesExcept, HideBundle
+//	visibility.go  exact duplicates, HideRepoBundlesExcept, HideGoneRepo, HideBundle
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded; relevance and its weights
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
@@ -39,6 +39,7 @@
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
+//	changes.go     the change feed: Changes, RecentChanges, CompactChanges (events written by triggers)
 //
 // Tests sit beside each file; package storetest gives every test package a
 // real, migrated database on an ephemeral cluster.

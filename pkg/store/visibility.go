@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // Exact duplicates. Bundles that share a root_sha256 form a group; among the
@@ -64,10 +66,24 @@ func reconcile(ctx context.Context, tx pgx.Tx, roots []string) error {
 const maxHideRounds = 8
 
 // HideRepoBundlesExcept hides the bundles of repo (lowercase owner/repo) whose
-// ids are not in keepIDs, and returns how many it hid. Copies elsewhere of a
-// bundle it hides are promoted as the duplicate rule says. A bundle hidden
-// here becomes visible again when it is upserted.
+// ids are not in keepIDs, and returns how many it hid: their roots left the
+// repository's tree (the change feed's reason file_gone). Copies elsewhere
+// of a bundle it hides are promoted as the duplicate rule says. A bundle
+// hidden here becomes visible again when it is upserted.
 func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs []string) (int, error) {
+	return s.hideRepo(ctx, repo, keepIDs, wire.RemovedFileGone)
+}
+
+// HideGoneRepo hides every bundle of repo, which no longer resolves (the
+// change feed's reason repo_gone), and returns how many it hid, as
+// HideRepoBundlesExcept does.
+func (s *Store) HideGoneRepo(ctx context.Context, repo string) (int, error) {
+	return s.hideRepo(ctx, repo, nil, wire.RemovedRepoGone)
+}
+
+// hideRepo hides the bundles of repo not in keepIDs, recording why in
+// gone_reason (which the change feed's tombstones carry).
+func (s *Store) hideRepo(ctx context.Context, repo string, keepIDs []string, reason wire.RemovalReason) (int, error) {
 	repo = strings.ToLower(repo)
 	if keepIDs == nil {
 		keepIDs = []string{}
@@ -94,9 +110,9 @@ func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs 
 			}
 			// Only rows still in a locked group: a row a concurrent upsert
 			// moved elsewhere is left for the next pass.
-			tag, err := tx.Exec(ctx, `UPDATE bundles SET visibility = 'hidden'
+			tag, err := tx.Exec(ctx, `UPDATE bundles SET visibility = 'hidden', gone_reason = $4
 				WHERE repo = $1 AND visibility <> 'hidden' AND id <> ALL($2)
-				AND root_sha256 = ANY($3)`, repo, keepIDs, roots)
+				AND root_sha256 = ANY($3)`, repo, keepIDs, roots, reason)
 			if err != nil {
 				return err
 			}
@@ -113,9 +129,11 @@ func (s *Store) HideRepoBundlesExcept(ctx context.Context, repo string, keepIDs 
 	return hidden, nil
 }
 
-// HideBundle hides one bundle (a domain bundle whose key file stopped
-// matching, say); ErrNotFound when there is none. Hiding a hidden bundle does
-// nothing. The bundle becomes visible again when it is upserted.
+// HideBundle hides one bundle: a domain bundle whose key file stopped
+// matching (the change feed's reason key_mismatch); ErrNotFound when there
+// is none. Hiding a hidden bundle does nothing. The bundle becomes visible
+// again when it is upserted.
 func (s *Store) HideBundle(ctx context.Context, id string) error {
-	return s.withdraw(ctx, id, "hide", `UPDATE bundles SET visibility = 'hidden' WHERE id = $1`, true)
+	return s.withdraw(ctx, id, "hide",
+		`UPDATE bundles SET visibility = 'hidden', gone_reason = 'key_mismatch' WHERE id = $1`, true)
 }

@@ -29,6 +29,8 @@ var reads = []string{
 	"/api/stats",
 	"/api/ping/status?host=" + siteHost,
 	"/api/metrics",
+	"/api/changes?limit=5",
+	"/feed.atom",
 }
 
 // TestFaultPostgresRestart stops Postgres for 5 s under a steady read and

@@ -2,9 +2,9 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,7 +22,13 @@ func (s *Server) searchBundles(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, page)
+	var newest time.Time // the page's Last-Modified: its newest card's updated_at
+	for _, b := range page.Items {
+		if b.UpdatedAt.After(newest) {
+			newest = b.UpdatedAt.Time
+		}
+	}
+	return writeJSONConditional(c, page, newest, cacheSearch)
 }
 
 // search validates a query string of GET /api/bundles and returns its page;
@@ -86,9 +92,9 @@ func (s *Server) getBundle(c echo.Context) error {
 	}
 	c.Response().Header().Add("Vary", "Accept")
 	if prefersMarkdown(c.Request().Header.Get("Accept")) {
-		return c.Blob(http.StatusOK, mimeMarkdown, []byte(cardMarkdown(b)))
+		return writeConditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, cacheCard)
 	}
-	return writeJSON(c, http.StatusOK, b)
+	return writeJSONConditional(c, b, b.UpdatedAt.Time, cacheCard)
 }
 
 // bundle returns the published card of id; the REST route and the

@@ -40,7 +40,7 @@ func init() {
 		return string(b), err
 	}
 	for _, ct := range []string{"text/html", "text/markdown", "text/plain", "image/webp", "application/secevent+jwt",
-		"text/css", "text/javascript", "image/svg+xml", "application/opensearchdescription+xml"} {
+		"text/css", "text/javascript", "image/svg+xml", "application/opensearchdescription+xml", "application/atom+xml"} {
 		openapi3filter.RegisterBodyDecoder(ct, text)
 	}
 	openapi3filter.RegisterBodyDecoder("application/linkset+json", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net/http"
 	"strings"
 	"time"
 
@@ -37,11 +36,15 @@ type discoveryDocs struct {
 	llms       string
 	llmsFull   string
 	okf        map[string]string
+	// modified is the Last-Modified of every document built at start:
+	// they change only when the process starts with another build or
+	// configuration.
+	modified time.Time
 }
 
 // newDiscoveryDocs writes the documents of the deployment.
 func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
-	d := &discoveryDocs{okf: map[string]string{}}
+	d := &discoveryDocs{okf: map[string]string{}, modified: s.now().UTC().Truncate(time.Second)}
 	var err error
 	if d.agentCard, err = marshal(s.agentCard()); err != nil {
 		return nil, err
@@ -73,23 +76,25 @@ func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 
 // getAgentCard answers GET /agent.json and GET /.well-known/agent-card.json.
 func (s *Server) getAgentCard(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.agentCard)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.docs.agentCard)
 }
 
 // getAPICatalog answers GET and HEAD /.well-known/api-catalog (RFC 9727).
 // Every answer's Link header names the catalog (links.go).
 func (s *Server) getAPICatalog(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeLinkset, s.docs.apiCatalog)
+	return s.writeDocument(c, mimeLinkset, s.docs.apiCatalog)
 }
 
 // getSecurityTxt answers GET /.well-known/security.txt (RFC 9116).
 func (s *Server) getSecurityTxt(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeText, []byte(s.securityTxt(time.Now())))
+	now := time.Now()
+	// Its text changes at the start of each UTC day (Expires).
+	return writeConditional(c, mimeText, []byte(s.securityTxt(now)), now.UTC().Truncate(24*time.Hour), cacheDocument)
 }
 
 // getX402 answers GET /.well-known/x402.
 func (s *Server) getX402(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.x402)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.docs.x402)
 }
 
 // getMCPRegistryAuth answers GET /.well-known/mcp-registry-auth: the MCP
@@ -101,23 +106,23 @@ func (s *Server) getMCPRegistryAuth(c echo.Context) error {
 	if line == "" {
 		line = "# No MCP registry key is configured for this deployment (MCP_REGISTRY_AUTH)."
 	}
-	return c.Blob(http.StatusOK, mimeText, []byte(line+"\n"))
+	return s.writeDocument(c, mimeText, []byte(line+"\n"))
 }
 
 // getAPIsJSON answers GET /apis.json and GET /.well-known/apis.json.
 func (s *Server) getAPIsJSON(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.apisJSON)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.docs.apisJSON)
 }
 
 // getLLMs answers GET /llms.txt.
 func (s *Server) getLLMs(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeText, []byte(s.docs.llms))
+	return s.writeDocument(c, mimeText, []byte(s.docs.llms))
 }
 
 // getLLMsFull answers GET /llms-full.txt: llms.txt with the documentation
 // bundle inlined.
 func (s *Server) getLLMsFull(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeText, []byte(s.docs.llmsFull))
+	return s.writeDocument(c, mimeText, []byte(s.docs.llmsFull))
 }
 
 // getOKF answers GET /okf/{arquivo}: one file of the service's own
@@ -127,7 +132,13 @@ func (s *Server) getOKF(c echo.Context) error {
 	if !ok {
 		return notFound("The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
 	}
-	return c.Blob(http.StatusOK, mimeMarkdown, []byte(text))
+	return s.writeDocument(c, mimeMarkdown, []byte(text))
+}
+
+// writeDocument answers a document built at start, conditionally
+// (conditional.go), cached for an hour.
+func (s *Server) writeDocument(c echo.Context, contentType string, body []byte) error {
+	return writeConditional(c, contentType, body, s.docs.modified, cacheDocument)
 }
 
 // securityTxt is the RFC 9116 file as of now: Expires lies

@@ -23,7 +23,8 @@ const (
 	errUnavailable          = "unavailable"
 	errQueryTooCostly       = "query_too_costly"
 	errQueryExcludesItself  = "query_excludes_itself"
-	errInvalidRepo          = "invalid_repo" // 400: GET /api/status without a valid owner/repo
+	errInvalidRepo          = "invalid_repo"   // 400: GET /api/status without a valid owner/repo
+	errCursorExpired        = "cursor_expired" // GET /api/changes: since older than the retained events
 )
 
 // invalidRepo is the 400 of GET /api/status for a repo that is missing or
@@ -58,6 +59,13 @@ func invalidParameter(field, format string, args ...any) error {
 func unsupportedParameter(field string) error {
 	return &apiError{http.StatusBadRequest, ErrorBody{errUnsupportedParameter,
 		fmt.Sprintf("%s is a parameter of the full variant; this deployment is the base variant.", field), field}}
+}
+
+// cursorExpired is the 410 of a change feed cursor older than the retained
+// events (store.ErrCursorExpired).
+func cursorExpired() error {
+	return &apiError{http.StatusGone, ErrorBody{Error: errCursorExpired, Field: "since",
+		Message: "since is older than the changes this service keeps; start again without since and rebuild the set from the beginning."}}
 }
 
 // notFound is the 404 of a resource that does not exist or is not public.

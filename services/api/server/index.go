@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 )
 
@@ -46,6 +44,7 @@ func (s *Server) apiIndex() APIIndex {
 			"agent_card":      s.baseURL + "/.well-known/agent-card.json",
 			"api_catalog":     s.baseURL + "/.well-known/api-catalog",
 			"mcp_server_card": s.baseURL + "/.well-known/mcp/server-card.json",
+			"atom":            s.baseURL + "/feed.atom",
 		},
 		Endpoints: []Endpoint{},
 		MCPTools:  s.mcpToolNames(),
@@ -58,5 +57,5 @@ func (s *Server) apiIndex() APIIndex {
 
 // getAPIIndex answers GET /api/ with the index computed at start.
 func (s *Server) getAPIIndex(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.indexJSON)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.indexJSON)
 }

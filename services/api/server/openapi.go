@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -146,5 +145,5 @@ func addAPIKeyRefusal(doc map[string]any) {
 
 // getOpenAPI answers GET /openapi.json with the document computed at start.
 func (s *Server) getOpenAPI(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.openAPIJSON)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.openAPIJSON)
 }

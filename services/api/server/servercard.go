@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 
@@ -40,5 +39,5 @@ func (s *Server) serverCard(tools []*mcp.Tool) map[string]any {
 
 // getServerCard answers GET /.well-known/mcp/server-card.json.
 func (s *Server) getServerCard(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.docs.serverCard)
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.docs.serverCard)
 }

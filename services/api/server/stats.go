@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
-	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // getStats answers GET /api/stats. A base deployment answers the five base
@@ -16,7 +18,7 @@ func (s *Server) getStats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, st)
+	return writeJSONConditional(c, st, statsModified(st), cacheStats)
 }
 
 // stats returns the IndexStats of the deployment's variant; GET /api/stats
@@ -38,5 +40,20 @@ func (s *Server) getOKFStats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, st)
+	return writeJSONConditional(c, st, statsModified(st), cacheStats)
+}
+
+// statsModified is the Last-Modified of statistics: their last_update.
+func statsModified(st any) time.Time {
+	var last *wire.Timestamp
+	switch v := st.(type) {
+	case wire.IndexStats:
+		last = v.LastUpdate
+	case wire.BaseIndexStats:
+		last = v.LastUpdate
+	}
+	if last == nil {
+		return time.Time{}
+	}
+	return last.Time
 }

@@ -166,7 +166,7 @@ func (s *Server) getStatsPage(c echo.Context) error {
 
 // getOpenSearch answers GET /opensearch.xml.
 func (s *Server) getOpenSearch(c echo.Context) error {
-	return c.Blob(http.StatusOK, mimeOpenSearch, s.web.OpenSearch(s.baseURL))
+	return s.writeDocument(c, mimeOpenSearch, s.web.OpenSearch(s.baseURL))
 }
 
 // getAsset answers GET /assets/{name}: the style sheet, the script and the

@@ -3,12 +3,11 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -61,17 +60,15 @@ func (s *Server) writeAsset(c echo.Context, a web.Asset) error {
 	return sendCompressible(c, http.StatusOK, a.Type, a.Body, cache)
 }
 
-// sendCompressible sends body with an ETag (on success), Cache-Control,
-// Vary: Accept-Encoding and gzip when the client accepts it.
+// sendCompressible sends body with an ETag (on success, conditional.go),
+// Cache-Control, Vary: Accept-Encoding and gzip when the client accepts it.
 func sendCompressible(c echo.Context, status int, contentType string, body []byte, cache string) error {
 	h := c.Response().Header()
 	h.Add("Vary", "Accept-Encoding")
 	if status == http.StatusOK {
-		sum := sha256.Sum256(body)
-		tag := `W/"` + hex.EncodeToString(sum[:10]) + `"`
-		h.Set("ETag", tag)
-		h.Set("Cache-Control", cache)
-		if etagMatches(c.Request().Header.Get("If-None-Match"), tag) {
+		v := validatorsOf(body, time.Time{})
+		v.set(h, cache)
+		if v.notModified(c.Request()) {
 			return c.NoContent(http.StatusNotModified)
 		}
 	} else {
@@ -93,22 +90,6 @@ func sendCompressible(c echo.Context, status int, contentType string, body []byt
 		body = zb.Bytes()
 	}
 	return c.Blob(status, contentType, body)
-}
-
-// etagMatches reports whether an If-None-Match header names tag (weak
-// comparison, RFC 9110 13.1.2).
-func etagMatches(header, tag string) bool {
-	if header == "" {
-		return false
-	}
-	want := strings.TrimPrefix(tag, "W/")
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == want {
-			return true
-		}
-	}
-	return false
 }
 
 // acceptsGzip reports whether an Accept-Encoding header takes gzip (and

@@ -124,6 +124,7 @@ func (s *suite) checks() []check {
 	cs = append(cs, s.paymentChecks()...)
 	cs = append(cs, s.vitrineChecks()...)
 	cs = append(cs, s.documentChecks()...)
+	cs = append(cs, s.changeChecks()...)
 	if s.opts.Ping != nil {
 		cs = append(cs, check{name: "POST /api/ping (sent)", run: checkRealPing})
 	}

@@ -33,6 +33,7 @@ var documents = []document{
 	{"/.well-known/mcp-registry-auth", "text/plain", ""},
 	{"/.well-known/apis.json", "application/json", `"specificationVersion"`},
 	{"/apis.json", "application/json", `"apis"`},
+	{"/feed.atom", "application/atom+xml", "<feed"},
 }
 
 // unknownDocuments must answer 404 (never an HTML 200).

@@ -258,7 +258,7 @@ func readFull(ctx context.Context, gh *github.Client, log *slog.Logger, f github
 // markGone hides every bundle of repo, sets its state to gone and stops
 // sweeping it.
 func markGone(ctx context.Context, st *store.Store, repo string, now time.Time) error {
-	if _, err := st.HideRepoBundlesExcept(ctx, repo, nil); err != nil {
+	if _, err := st.HideGoneRepo(ctx, repo); err != nil {
 		return err
 	}
 	gone := source.StateGone

@@ -10,6 +10,7 @@
 //	enrich.go      enrich_repos
 //	sendcontact.go send_contact
 //	publishvitrine.go publish_vitrine (full variant: the collector)
+//	compactchanges.go compact_changes
 //
 // sweep.go holds the sweep's configuration, metrics.go the job metrics.
 package worker
@@ -112,6 +113,7 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &RecountStatsWorker{Store: opts.Store})
+	river.AddWorker(workers, &CompactChangesWorker{Store: opts.Store, Now: opts.Now, Logger: opts.Logger})
 	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.MaxWorkers}}
 	rescue := cmp.Or(opts.RescueStuckJobsAfter, DefaultRescueAfter)
 	rootFetch := opts.Fetch
@@ -125,6 +127,11 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 			river.PeriodicInterval(jobs.RecountStatsEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return jobs.RecountStatsArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true},
+		),
+		river.NewPeriodicJob(
+			river.PeriodicInterval(jobs.CompactChangesEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return jobs.CompactChangesArgs{}, nil },
+			nil,
 		),
 	}
 	if opts.GitHub != nil {
