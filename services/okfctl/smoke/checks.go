@@ -121,6 +121,7 @@ func (s *suite) checks() []check {
 	}
 	cs = append(cs, s.accountChecks()...)
 	cs = append(cs, s.partnerChecks()...)
+	cs = append(cs, s.paymentViewChecks()...)
 	cs = append(cs, s.paymentChecks()...)
 	cs = append(cs, s.vitrineChecks()...)
 	cs = append(cs, s.documentChecks()...)

@@ -84,7 +84,7 @@ func TestSmokePasses(t *testing.T) {
 					t.Errorf("no check %q", want)
 				}
 			}
-			for _, full := range []string{"GET /api/pricing", "GET /api/auth/bootstrap", "GET /api/me (no session)", "GET /api/bundles (unknown API key)", "GET /api/partners", "GET /api/vitrine"} {
+			for _, full := range []string{"GET /api/pricing", "GET /api/auth/bootstrap", "GET /api/me (no session)", "GET /api/bundles (unknown API key)", "GET /api/partners", "GET /api/vitrine", "POST /api/pagamento/aberto (ignored)"} {
 				if got := names[full]; got != (variant == config.VariantFull) {
 					t.Errorf("%s checked: %v on %s", full, got, variant)
 				}
