@@ -75,7 +75,7 @@ func TestWebSearchPage(t *testing.T) {
 	webCorpus(t, a.store)
 	_, body := a.do("GET", "/", nil)
 	page := string(body)
-	for _, want := range []string{`name="version" value="0.1"`, `name="language" value="Go"`, `<option value="domain"`, `rel="next"`, "/opensearch.xml", "Results 1–24"} {
+	for _, want := range []string{`name="version" value="0.1"`, `name="language" value="Go"`, `<option value="domain"`, `rel="next"`, "/opensearch.xml", `type="application/atom+xml" href="/feed.atom"`, "Results 1–24"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("GET / lacks %q", want)
 		}
