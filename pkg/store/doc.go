@@ -36,6 +36,7 @@
 //	contact.go     full variant: the contact outbox and the agent backoff
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
+//	loadharness.go NaiveSearch, Analyze: the baseline and the bulk build of make load; never served
 //
 // Tests sit beside each file; package storetest gives every test package a
 // real, migrated database on an ephemeral cluster.
