@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -270,5 +271,26 @@ func TestReportFormat(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Log("\n" + out)
+	}
+}
+
+func TestCPUParsers(t *testing.T) {
+	n, err := parseProcessTicks("4242 (okf api) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 30 0 0 20 0 9 0 100 0 0")
+	if err != nil || n != 180 {
+		t.Errorf("process: %d %v", n, err)
+	}
+	if _, err := parseProcessTicks("4242 okf-api S"); err == nil {
+		t.Error("no parentheses: no error")
+	}
+	busy, total, err := parseMachineTicks("cpu  100 10 50 800 40 0 5 0 0 0\ncpu0 1 2 3 4 5\n")
+	if err != nil || busy != 165 || total != 1005 {
+		t.Errorf("machine: busy %d total %d %v", busy, total, err)
+	}
+	if _, err := readCPU(os.Getpid()); err != nil {
+		t.Errorf("own process: %v", err)
+	}
+	line := cpuLine(cpuTicks{api: 0, self: 0, busy: 0, total: 0}, cpuTicks{api: 100, self: 50, busy: 300, total: 400}, time.Second)
+	if !strings.Contains(line, "API 1.00, harness 0.50") {
+		t.Errorf("line: %s", line)
 	}
 }

@@ -11,6 +11,7 @@
 // Files: schedule.go (the open-loop schedule), traffic.go (the mix and its
 // sender), mcp.go (MCP sessions), histogram.go (latency histogram),
 // index.go (the index on disk), api.go (the API child and its memory),
+// cpu.go (who had the cores),
 // baseline.go (the naive SQL), report.go (what is printed).
 package main
 
@@ -135,7 +136,16 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	fmt.Fprintf(out, "run: %s\n", o.duration)
 	routes := w.routes(o.rates)
 	sampler := sampleRSS(pid, 100*time.Millisecond)
+	cpu0, err := readCPU(pid)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
 	drive(ctx, routes, o.duration)
+	cpu1, err := readCPU(pid)
+	if err != nil {
+		return err
+	}
 	sampled := sampler.Stop()
 	end, err := readMemory(pid)
 	if err != nil {
@@ -145,7 +155,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		return ctx.Err()
 	}
 	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
-		baselineEach: o.baselineEach, streams: o.streams}
+		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0))}
 	for _, rt := range routes {
 		rep.routes = append(rep.routes, rt.stats)
 	}

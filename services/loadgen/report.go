@@ -30,6 +30,7 @@ type report struct {
 	baseline                         []baselineResult
 	baselineEach                     time.Duration
 	streams                          int
+	cpu                              string // cpuLine of the run
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Millisecond)) }
@@ -98,6 +99,9 @@ func (r report) write(w io.Writer) {
 	line(total)
 	fmt.Fprintf(w, "API RSS: %s before the warm-up, peak %s (VmHWM; %s sampled), %s at the end\n",
 		mb(r.idleRSS), mb(r.hwm), mb(r.sampledRSS), mb(r.endRSS))
+	if r.cpu != "" {
+		fmt.Fprintln(w, r.cpu)
+	}
 
 	byName := map[string]*routeStats{}
 	for _, s := range r.routes {
