@@ -100,3 +100,17 @@ func cpuLine(a, b cpuTicks, d time.Duration) string {
 	return fmt.Sprintf("CPU during the run, in cores of %.0f: machine %.2f busy; API %.2f, harness %.2f, the rest (Postgres, other processes) %.2f",
 		n, busy, api, self, max(busy-api-self, 0))
 }
+
+// loadAverage is the first field of /proc/loadavg: runnable tasks over the
+// last minute. Above the core count, the run shared the machine.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
+}

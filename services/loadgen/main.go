@@ -140,7 +140,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
+	t0, load0 := time.Now(), loadAverage()
 	drive(ctx, routes, o.duration)
 	cpu1, err := readCPU(pid)
 	if err != nil {
@@ -155,7 +155,8 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		return ctx.Err()
 	}
 	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
-		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0))}
+		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0)) +
+			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage())}
 	for _, rt := range routes {
 		rep.routes = append(rep.routes, rt.stats)
 	}
@@ -165,7 +166,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		rep.baseline = runBaseline(ctx, st, w.names, o.baselineEach, o.streams)
+		rep.baseline = runBaseline(ctx, st, w.routes(o.rates), w.names, o.baselineEach, o.streams)
 		st.Close()
 	}
 	rep.write(out)

@@ -80,8 +80,13 @@ type rates struct {
 }
 
 // searchShapes are the search shapes of the mix and of the baseline, in
-// report order; the search rate is split evenly between them.
-var searchShapes = []string{"recent", "exact name", "two words", "common word", "next to 960", "offset 1000"}
+// report order; the search rate is split evenly between them. "offset 976"
+// is the deepest page a client paging by offset reaches: the list ends at
+// 1000 results, so offset=1000 answers an empty page without a query.
+var searchShapes = []string{"recent", "exact name", "two words", "common word", "next to 960", "offset 976"}
+
+// lastOffset is the offset of the last page of 24 before the 1000 cap.
+const lastOffset = 976
 
 // routes builds the mix: each search shape at Search/len(searchShapes) a
 // second, and cards, statistics, pings and MCP calls at their own rates.
@@ -104,7 +109,7 @@ func (w *workload) routes(r rates) []*route {
 		shape("two words", func(k int) string { return relevance(pairWords(k)) }),
 		shape("common word", func(int) string { return relevance(synthetic.WordCommon) }),
 		shape("next to 960", func(k int) string { return w.deep[k%len(w.deep)] }),
-		shape("offset 1000", func(k int) string { return relevance(mediumWord(k), "offset", "1000") }),
+		shape("offset 976", func(k int) string { return relevance(mediumWord(k), "offset", strconv.Itoa(lastOffset)) }),
 		{stats: newRouteStats("card", false, r.Card), rate: r.Card, want: http.StatusOK,
 			request: func(k int) (*http.Client, *http.Request) {
 				return w.client, mustRequest("GET", w.base+"/api/bundles/"+url.PathEscape(w.ids[k%len(w.ids)]), nil)
