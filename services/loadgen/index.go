@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/pgcluster"
@@ -22,6 +23,7 @@ type index struct {
 	cluster *pgcluster.Cluster
 	url     string
 	n       int
+	lock    *os.File // held while the run uses the directory
 }
 
 // openIndex starts (or finds running) the cluster under dir and returns the
@@ -29,11 +31,16 @@ type index struct {
 // of the current schema and generator: building is the slow part (about a
 // minute for 100,000 bundles here), so it is done once per n and kept.
 func openIndex(ctx context.Context, dir string, n int, out io.Writer) (*index, error) {
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg")})
+	lock, err := lockDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	idx := &index{cluster: c, n: n}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg")})
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	idx := &index{cluster: c, n: n, lock: lock}
 	name := fmt.Sprintf("okf_load_%d", n)
 	idx.url = c.URL(name)
 	want, err := fingerprint(n)
@@ -64,12 +71,31 @@ func openIndex(ctx context.Context, dir string, n int, out io.Writer) (*index, e
 	return idx, os.WriteFile(marker, []byte(want), 0o644)
 }
 
-// close stops the cluster when openIndex started it.
+// close stops the cluster when openIndex started it, and lets the
+// directory go.
 func (idx *index) close() error {
+	defer idx.lock.Close()
 	if idx.cluster == nil || !idx.cluster.Started {
 		return nil
 	}
 	return idx.cluster.Stop()
+}
+
+// lockDir takes dir for this run: two runs on one directory would stop
+// each other's cluster and share its cores.
+func lockDir(dir string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "loadgen.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s is in use by another okf-loadgen run: %w", dir, err)
+	}
+	return f, nil
 }
 
 // fingerprint names the schema and generator an index was built with.

@@ -299,3 +299,22 @@ func TestCPUParsers(t *testing.T) {
 		t.Errorf("line: %s", line)
 	}
 }
+
+// A second run on the same directory is refused while the first holds it.
+func TestLockDir(t *testing.T) {
+	dir := t.TempDir()
+	a, err := lockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := lockDir(dir); err == nil {
+		b.Close()
+		t.Fatal("second lock taken")
+	}
+	a.Close()
+	b, err := lockDir(dir)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	b.Close()
+}
