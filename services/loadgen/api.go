@@ -42,7 +42,6 @@ func startAPI(ctx context.Context, bin, dbURL string) (*apiProcess, error) {
 	p := &apiProcess{base: "http://" + apiAddr, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(bin)
 	p.cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
 		"DATABASE_URL=" + dbURL,
 		"API_ADDR=" + apiAddr,
 		"OPS_ADDR=" + opsAddr,
