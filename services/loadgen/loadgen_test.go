@@ -62,7 +62,7 @@ func TestScheduleRunIsOpenLoop(t *testing.T) {
 		if len(ks) != 150 || !slices.IsSorted(ks) || ks[149] != 149 || early > 0 {
 			t.Errorf("late %s: fired %d (sorted %v), %d early", late, len(ks), slices.IsSorted(ks), early)
 		}
-		if took := time.Since(t0); took > 300*time.Millisecond-late+200*time.Millisecond {
+		if took := time.Since(t0); took > 300*time.Millisecond-late+time.Second { // generous: a loaded machine oversleeps
 			t.Errorf("late %s: took %s", late, took)
 		}
 	}
