@@ -152,6 +152,7 @@ func TestDriveCountsAndStatuses(t *testing.T) {
 		case "/fail":
 			if r.URL.Query().Get("k") == "odd" {
 				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"error":"unavailable","message":"down"}`))
 				return
 			}
 		case "/mcp":
@@ -178,7 +179,7 @@ func TestDriveCountsAndStatuses(t *testing.T) {
 	if s := slow.stats; s.sent.Load() != 50 || s.ok.Load() != 50 || s.hist.Quantile(0.5) < 30*time.Millisecond {
 		t.Errorf("slow: sent %d ok %d p50 %s", s.sent.Load(), s.ok.Load(), s.hist.Quantile(0.5))
 	}
-	if s := fail.stats; s.sent.Load() != 100 || s.ok.Load() != 50 || s.errors["503"] != 50 {
+	if s := fail.stats; s.sent.Load() != 100 || s.ok.Load() != 50 || s.errors["503/unavailable"] != 50 {
 		t.Errorf("fail: sent %d ok %d errors %v", s.sent.Load(), s.ok.Load(), s.errors)
 	}
 	if s := mcp.stats; s.ok.Load() != 0 || s.errors["body"] != 25 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,7 +39,7 @@ type routeStats struct {
 	hist   histogram // every answered request, from its due time
 
 	mu     sync.Mutex
-	errors map[string]int64 // status code, or "net" (no answer), "shed" (client at its in-flight cap), "body"
+	errors map[string]int64 // status code (and error name), or "net" (no answer), "shed" (client at its in-flight cap), "body"
 }
 
 func newRouteStats(name string, search bool, rate float64) *routeStats {
@@ -138,6 +139,18 @@ func (w *workload) routes(r rates) []*route {
 	return routes
 }
 
+// failure names an unexpected answer by its status and, when the body is
+// the API's JSON error, its error name: "503/unavailable".
+func failure(status int, body []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error != "" && len(e.Error) <= 40 {
+		return strconv.Itoa(status) + "/" + e.Error
+	}
+	return strconv.Itoa(status)
+}
+
 func mediumWord(k int) string { return synthetic.WordsMedium[k%len(synthetic.WordsMedium)] }
 
 // pairWords are two words each common, found together in ~0.5% of bundles.
@@ -215,7 +228,7 @@ func send(ctx context.Context, rt *route, k int, due time.Time) {
 	case err != nil:
 		rt.stats.fail("net")
 	case resp.StatusCode != rt.want:
-		rt.stats.fail(strconv.Itoa(resp.StatusCode))
+		rt.stats.fail(failure(resp.StatusCode, body))
 	case rt.check != nil && rt.check(body) != "":
 		rt.stats.fail("body")
 	default:
