@@ -29,8 +29,9 @@ type apiProcess struct {
 // startAPI starts bin against dbURL on free loopback ports and waits until
 // it answers /api/health. Pings are allowed far above the harness's rate
 // (PING_RATE_PER_MINUTE): every request comes from one loopback address.
-// The child's request log goes nowhere: the harness reads its answers.
-func startAPI(ctx context.Context, bin, dbURL string) (*apiProcess, error) {
+// The child's log (a line a request) goes to logFile when one is named,
+// else nowhere: the harness reads the answers themselves.
+func startAPI(ctx context.Context, bin, dbURL, logFile string) (*apiProcess, error) {
 	apiAddr, err := freeLoopbackAddr()
 	if err != nil {
 		return nil, err
@@ -49,6 +50,14 @@ func startAPI(ctx context.Context, bin, dbURL string) (*apiProcess, error) {
 		"PING_RATE_PER_MINUTE=100000", // the most it takes: 1,666 a second,
 	}
 	p.cmd.Stderr = p.stderr
+	if logFile != "" {
+		f, err := os.Create(logFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close() // the child holds its own descriptor
+		p.cmd.Stdout = f
+	}
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s (make build makes it): %w", bin, err)
 	}

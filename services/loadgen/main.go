@@ -34,7 +34,7 @@ import (
 // options are the flags; make load passes its variables as them.
 type options struct {
 	n                 int
-	dir, api          string
+	dir, api, apiLog  string
 	duration, warmup  time.Duration
 	baselineEach      time.Duration
 	streams, sessions int
@@ -47,6 +47,7 @@ func main() {
 	fs.IntVar(&o.n, "n", 100000, "bundles in the index (1000 to 2000000)")
 	fs.StringVar(&o.dir, "dir", ".data/load", "`directory` of the harness's Postgres cluster, kept between runs")
 	fs.StringVar(&o.api, "api", "bin/okf-api", "the okf-api `binary` to start")
+	fs.StringVar(&o.apiLog, "api-log", "", "`file` for the API's log (default: discarded)")
 	fs.DurationVar(&o.duration, "duration", 30*time.Second, "length of the measured run (1s to 10m)")
 	fs.DurationVar(&o.warmup, "warmup", 5*time.Second, "the same mix before the run, not measured (0 to 1m)")
 	fs.DurationVar(&o.baselineEach, "baseline", 3*time.Second, "naive baseline time per search shape (0 skips it; up to 1m)")
@@ -113,7 +114,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	api, err := startAPI(ctx, o.api, idx.url)
+	api, err := startAPI(ctx, o.api, idx.url, o.apiLog)
 	if err != nil {
 		return err
 	}
