@@ -13,19 +13,23 @@ import (
 // cpuTicks are what /proc says of CPU time, in clock ticks (USER_HZ, 100 a
 // second on Linux): a process's user plus system time, and the machine's
 // busy and total time over all cores. The report uses them to show who
-// had the cores during the run: the API, the harness itself, and the
-// rest (Postgres and whatever else shares the machine).
+// had the cores during the run: the API, Postgres, the harness itself, and
+// rest (whatever else shares the machine).
 type cpuTicks struct {
-	api, self, busy, total int64
+	api, self, postgres, busy, total int64
 }
 
 const userHZ = 100
 
-// readCPU reads the ticks of the API process and of the harness, and the
-// machine's.
-func readCPU(apiPid int) (cpuTicks, error) {
+// readCPU reads the ticks of the API process, of the harness, of the
+// Postgres server whose postmaster is pgPid (0: none) and its backends,
+// and the machine's.
+func readCPU(apiPid, pgPid int) (cpuTicks, error) {
 	var t cpuTicks
 	var err error
+	if pgPid > 0 {
+		t.postgres = treeTicks(pgPid)
+	}
 	if t.api, err = processTicks(strconv.Itoa(apiPid)); err != nil {
 		return t, err
 	}
@@ -38,6 +42,41 @@ func readCPU(apiPid int) (cpuTicks, error) {
 	}
 	t.busy, t.total, err = parseMachineTicks(string(b))
 	return t, err
+}
+
+// treeTicks sums the ticks of pid and of its children (a postmaster and
+// its backends; backends that have exited are not counted).
+func treeTicks(pid int) int64 {
+	total, _ := processTicks(strconv.Itoa(pid))
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		if ppid, err := parseParent(string(b)); err == nil && ppid == pid {
+			if n, err := parseProcessTicks(string(b)); err == nil {
+				total += n
+			}
+		}
+	}
+	return total
+}
+
+// parseParent reads the parent pid (field 4) of a /proc/<pid>/stat line.
+func parseParent(stat string) (int, error) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, errors.New("stat: no command name")
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 2 {
+		return 0, errors.New("stat: too few fields")
+	}
+	return strconv.Atoi(f[1])
 }
 
 func processTicks(pid string) (int64, error) {
@@ -96,9 +135,9 @@ func cpuLine(a, b cpuTicks, d time.Duration) string {
 	if b.total > a.total {
 		busy = float64(b.busy-a.busy) / float64(b.total-a.total) * n
 	}
-	api, self := cores(b.api-a.api), cores(b.self-a.self)
-	return fmt.Sprintf("CPU during the run, in cores of %.0f: machine %.2f busy; API %.2f, harness %.2f, the rest (Postgres, other processes) %.2f",
-		n, busy, api, self, max(busy-api-self, 0))
+	api, self, pg := cores(b.api-a.api), cores(b.self-a.self), cores(b.postgres-a.postgres)
+	return fmt.Sprintf("CPU during the run, in cores of %.0f: machine %.2f busy; API %.2f, Postgres %.2f, harness %.2f, other processes %.2f",
+		n, busy, api, pg, self, max(busy-api-self-pg, 0))
 }
 
 // loadAverage is the first field of /proc/loadavg: runnable tasks over the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -79,6 +80,18 @@ func (idx *index) close() error {
 		return nil
 	}
 	return idx.cluster.Stop()
+}
+
+// postmasterPid is the pid of the cluster's server (the first line of
+// postmaster.pid), 0 when unknown.
+func (idx *index) postmasterPid() int {
+	b, err := os.ReadFile(filepath.Join(idx.cluster.DataDir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	return pid
 }
 
 // lockDir takes dir for this run: two runs on one directory would stop

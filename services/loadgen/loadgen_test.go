@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -280,6 +281,13 @@ func TestReportFormat(t *testing.T) {
 	}
 }
 
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func TestCPUParsers(t *testing.T) {
 	n, err := parseProcessTicks("4242 (okf api) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 30 0 0 20 0 9 0 100 0 0")
 	if err != nil || n != 180 {
@@ -292,11 +300,18 @@ func TestCPUParsers(t *testing.T) {
 	if err != nil || busy != 165 || total != 1005 {
 		t.Errorf("machine: busy %d total %d %v", busy, total, err)
 	}
-	if _, err := readCPU(os.Getpid()); err != nil {
+	if _, err := readCPU(os.Getpid(), os.Getppid()); err != nil {
 		t.Errorf("own process: %v", err)
 	}
-	line := cpuLine(cpuTicks{api: 0, self: 0, busy: 0, total: 0}, cpuTicks{api: 100, self: 50, busy: 300, total: 400}, time.Second)
-	if !strings.Contains(line, "API 1.00, harness 0.50") {
+	if pp, err := parseParent("4242 (okf api) S 17 4242"); err != nil || pp != 17 {
+		t.Errorf("parent: %d %v", pp, err)
+	}
+	// The test process is a child of its parent: the tree counts it.
+	if tree, own := treeTicks(os.Getppid()), must(processTicks(strconv.Itoa(os.Getppid()))); tree < own {
+		t.Errorf("tree %d < own %d", tree, own)
+	}
+	line := cpuLine(cpuTicks{}, cpuTicks{api: 100, self: 50, postgres: 30, busy: 300, total: 400}, time.Second)
+	if !strings.Contains(line, "API 1.00, Postgres 0.30, harness 0.50, other processes 0.00") {
 		t.Errorf("line: %s", line)
 	}
 }

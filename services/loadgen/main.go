@@ -137,13 +137,14 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	fmt.Fprintf(out, "run: %s\n", o.duration)
 	routes := w.routes(o.rates)
 	sampler := sampleRSS(pid, 100*time.Millisecond)
-	cpu0, err := readCPU(pid)
+	pg := idx.postmasterPid()
+	cpu0, err := readCPU(pid, pg)
 	if err != nil {
 		return err
 	}
 	t0, load0 := time.Now(), loadAverage()
 	drive(ctx, routes, o.duration)
-	cpu1, err := readCPU(pid)
+	cpu1, err := readCPU(pid, pg)
 	if err != nil {
 		return err
 	}
