@@ -46,6 +46,15 @@ type closedResult struct {
 	errors  int64 // failed, or stopped by the read timeout (5 s)
 	elapsed time.Duration
 	hist    *histogram // each query from its start: no queue
+	pgTicks int64      // CPU time of Postgres over the measure, clock ticks; 0 when unknown
+}
+
+// pgPerQuery is Postgres's CPU time per query, in ms; "-" when unknown.
+func (c closedResult) pgPerQuery() string {
+	if c.pgTicks <= 0 || c.queries == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(c.pgTicks)*1000/userHZ/float64(c.queries))
 }
 
 func (c closedResult) rate() float64 {
@@ -67,7 +76,10 @@ const maxBaselineQueries = 5000
 // runBaseline measures each search shape of routes closed loop, streams
 // at a time for each (or maxBaselineQueries): first through the API over
 // HTTP, with the mix's own requests, then as the naive SQL.
-func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []string, each time.Duration, streams int) []baselineResult {
+//
+// pgPid is the postmaster's pid (0: unknown): the CPU time Postgres spends
+// on each side is counted, per query.
+func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []string, each time.Duration, streams, pgPid int) []baselineResult {
 	var out []baselineResult
 	for _, rt := range routes {
 		if !rt.stats.search {
@@ -75,7 +87,7 @@ func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []
 		}
 		shape := strings.TrimPrefix(rt.stats.name, "search ")
 		r := baselineResult{shape: shape}
-		r.api = closedLoop(ctx, each, streams, func(k int) error {
+		r.api = closedLoop(ctx, each, streams, pgPid, func(k int) error {
 			client, req := rt.request(k)
 			resp, err := client.Do(req.WithContext(ctx))
 			if err != nil {
@@ -88,7 +100,7 @@ func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []
 			}
 			return err
 		})
-		r.naive = closedLoop(ctx, each, streams, func(k int) error {
+		r.naive = closedLoop(ctx, each, streams, pgPid, func(k int) error {
 			_, err := st.NaiveSearch(ctx, naiveQuery(shape, k, names))
 			return err
 		})
@@ -100,8 +112,12 @@ func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []
 // closedLoop runs query(k) for k = 0, 1, ... from streams goroutines, each
 // starting its next query when its last one ends, for d or
 // maxBaselineQueries queries.
-func closedLoop(ctx context.Context, d time.Duration, streams int, query func(k int) error) closedResult {
+func closedLoop(ctx context.Context, d time.Duration, streams, pgPid int, query func(k int) error) closedResult {
 	r := closedResult{hist: &histogram{}}
+	var pg0 int64
+	if pgPid > 0 {
+		pg0 = treeTicks(pgPid)
+	}
 	var next, failed atomic.Int64
 	start := time.Now()
 	deadline := start.Add(d)
@@ -126,6 +142,9 @@ func closedLoop(ctx context.Context, d time.Duration, streams int, query func(k 
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
+	if pgPid > 0 {
+		r.pgTicks = treeTicks(pgPid) - pg0
+	}
 	r.queries = int64(r.hist.Count())
 	r.errors = failed.Load()
 	return r

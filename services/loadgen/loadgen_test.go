@@ -254,7 +254,7 @@ func TestReportFormat(t *testing.T) {
 	}
 	r := report{n: 100000, duration: 10 * time.Second, routes: routes, idleRSS: 30 << 20, sampledRSS: 70 << 20, hwm: 72 << 20, endRSS: 60 << 20,
 		baseline: []baselineResult{{shape: "common word",
-			api:   closedResult{queries: 500, elapsed: 2 * time.Second, hist: api},
+			api:   closedResult{queries: 500, elapsed: 2 * time.Second, hist: api, pgTicks: 100},
 			naive: closedResult{queries: 10, errors: 1, elapsed: 2 * time.Second, hist: naive}}},
 		baselineEach: 3 * time.Second, streams: 2}
 	var buf bytes.Buffer
@@ -266,7 +266,7 @@ func TestReportFormat(t *testing.T) {
 		"search (all shapes)        1500    15000    15000    1500.0",
 		"card                       5000    50004    50000    5000.0     1.00     1.00     1.00     1.00  503:3 net:1",
 		"API RSS: 30.0 MB before the warm-up, peak 72.0 MB (VmHWM; 70.0 MB sampled), 60.0 MB at the end",
-		"search common word         250.0     4.00     4.00       5.0   400.00   400.00     0/1     100.0x      50.0x",
+		"search common word         250.0     4.00     4.00     2.00       5.0   400.00   400.00        -     0/1     100.0x      50.0x",
 		"targets (stated for 1000000 bundles; this run has 100000):",
 		"search >= 1500/s with p99 <= 25.00 ms: 1500.0/s, 0 errors, p99 40.00 ms (worst: search offset 976): MISSED",
 		"card >= 5000/s with p99 <= 25.00 ms: 5000.0/s, 4 errors, p99 1.00 ms: MISSED",

@@ -168,7 +168,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		rep.baseline = runBaseline(ctx, st, w.routes(o.rates), w.names, o.baselineEach, o.streams)
+		rep.baseline = runBaseline(ctx, st, w.routes(o.rates), w.names, o.baselineEach, o.streams, pg)
 		st.Close()
 	}
 	rep.write(out)
