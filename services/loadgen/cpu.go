@@ -44,10 +44,17 @@ func readCPU(apiPid, pgPid int) (cpuTicks, error) {
 	return t, err
 }
 
-// treeTicks sums the ticks of pid and of its children (a postmaster and
-// its backends; backends that have exited are not counted).
+// treeTicks sums the ticks of pid and of its children, running or exited
+// and reaped (a postmaster and its backends: a client that cancels a query
+// closes its connection, so backends come and go under load).
 func treeTicks(pid int) int64 {
-	total, _ := processTicks(strconv.Itoa(pid))
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	total, _ := parseProcessTicks(string(b))
+	reaped, _ := parseReapedTicks(string(b))
+	total += reaped
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
 		if _, err := strconv.Atoi(d.Name()); err != nil {
@@ -100,6 +107,26 @@ func parseProcessTicks(stat string) (int64, error) {
 	}
 	u, err1 := strconv.ParseInt(f[11], 10, 64)
 	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, fmt.Errorf("stat: %w", err)
+	}
+	return u + s, nil
+}
+
+// parseReapedTicks reads cutime + cstime (fields 16 and 17) of a
+// /proc/<pid>/stat line: the ticks of its children that exited and were
+// waited for.
+func parseReapedTicks(stat string) (int64, error) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, errors.New("stat: no command name")
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 15 {
+		return 0, errors.New("stat: too few fields")
+	}
+	u, err1 := strconv.ParseInt(f[13], 10, 64)
+	s, err2 := strconv.ParseInt(f[14], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
 		return 0, fmt.Errorf("stat: %w", err)
 	}

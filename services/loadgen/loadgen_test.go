@@ -293,6 +293,9 @@ func TestCPUParsers(t *testing.T) {
 	if err != nil || n != 180 {
 		t.Errorf("process: %d %v", n, err)
 	}
+	if n, err := parseReapedTicks("4242 (okf api) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 30 7 5 20 0 9 0 100 0 0"); err != nil || n != 12 {
+		t.Errorf("reaped: %d %v", n, err)
+	}
 	if _, err := parseProcessTicks("4242 okf-api S"); err == nil {
 		t.Error("no parentheses: no error")
 	}
