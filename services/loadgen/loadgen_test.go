@@ -337,3 +337,46 @@ func TestLockDir(t *testing.T) {
 	}
 	b.Close()
 }
+
+// The mix has a route for every search shape, in order, and the baseline
+// a naive form of each: a shape added to one place only fails here.
+func TestShapesMatch(t *testing.T) {
+	w := &workload{base: "http://127.0.0.1:1", ids: []string{"a"}, names: []string{"Alpha Guide"}, deep: []string{"http://127.0.0.1:1/api/bundles?cursor=x"}, client: http.DefaultClient}
+	routes := w.routes(rates{Search: 600, Card: 1})
+	var got []string
+	for _, rt := range routes {
+		if rt.stats.search {
+			got = append(got, strings.TrimPrefix(rt.stats.name, "search "))
+			if rt.rate != 100 {
+				t.Errorf("%s at %g/s, want 100", rt.stats.name, rt.rate)
+			}
+		}
+	}
+	if !slices.Equal(got, searchShapes) {
+		t.Errorf("search routes %v, shapes %v", got, searchShapes)
+	}
+	for _, shape := range searchShapes {
+		q := naiveQuery(shape, 0, w.names)
+		if (q.Q == "") != (shape == "recent") {
+			t.Errorf("%s: naive query %+v", shape, q)
+		}
+	}
+	if q := naiveQuery("next to 960", 0, w.names); q.Offset != 960 {
+		t.Errorf("deep page at %d", q.Offset)
+	}
+	if q := naiveQuery("offset 976", 0, w.names); q.Offset != 976 {
+		t.Errorf("last page at %d", q.Offset)
+	}
+	if q := naiveQuery("exact name", 0, w.names); q.Q != "Alpha Guide" {
+		t.Errorf("exact name %q", q.Q)
+	}
+	// The offset shape asks the API for the same page.
+	for _, rt := range routes {
+		if rt.stats.name == "search offset 976" {
+			_, req := rt.request(0)
+			if v := req.URL.Query(); v.Get("offset") != "976" || v.Get("sort") != "relevance" || v.Get("q") == "" {
+				t.Errorf("offset request %s", req.URL)
+			}
+		}
+	}
+}
