@@ -170,7 +170,7 @@ func build(ctx context.Context, url string, n int, out io.Writer) error {
 			}
 		}()
 	}
-	next := 10
+	next, began := 10, time.Now()
 	for b := range batches {
 		ins := make([]store.BundleInput, 0, store.MaxBatch)
 		for i := b * store.MaxBatch; i < min((b+1)*store.MaxBatch, n); i++ {
@@ -184,7 +184,7 @@ func build(ctx context.Context, url string, n int, out io.Writer) error {
 			break
 		}
 		if pct := (b + 1) * 100 / batches; pct >= next {
-			fmt.Fprintf(out, "index: %d%%\n", pct)
+			fmt.Fprintf(out, "index: %d%% (%s)\n", pct, time.Since(began).Round(time.Second))
 			next = pct/10*10 + 10
 		}
 	}
