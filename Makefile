@@ -8,7 +8,7 @@ PKGS := ./... ./deploy/...
 N ?= 100000
 FUZZTIME ?= 60s
 
-.PHONY: all build run test vet bench fuzz faults clean
+.PHONY: all build run test vet bench fuzz faults load clean
 
 all: build
 
@@ -72,6 +72,30 @@ faults:
 	@scripts/ensure-postgres.sh
 	OKF_FAULTS=1 go test -count=1 -v -run '^TestFault' -timeout 30m $(FAULT_PKGS)
 	OKF_HTTP_FUZZ_N=$(HTTP_FUZZ_N) go test -count=1 -v -run '^TestHTTPFuzz$$' -timeout 30m ./services/api/server/
+
+# Load harness (services/loadgen): an index of N synthetic bundles, built once
+# into LOAD_DIR and kept, served by the real okf-api (a child process), under
+# a mix at fixed arrival rates for DURATION (open loop: searches of six
+# shapes, cards, statistics, pings, MCP calls), then the same search shapes
+# as naive SQL. Prints per route sent/ok/errors, throughput, p50/p99/p999,
+# the API's RSS, the naive ratios and the targets. Loopback only.
+LOAD_DIR ?= .data/load
+DURATION ?= 30s
+WARMUP ?= 5s
+RATE_SEARCH ?= 1500
+RATE_CARD ?= 5000
+RATE_STATS ?= 20
+RATE_PING ?= 5
+RATE_MCP ?= 50
+BASELINE ?= 3s
+load: build
+	@scripts/ensure-postgres.sh
+	@# ./bin, not bin/: deploy's tests read every "-o bin/" build here as an image
+	@# to ship, and the harness is a development tool, not one.
+	go build -o ./bin/okf-loadgen ./services/loadgen
+	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -api bin/okf-api -duration $(DURATION) -warmup $(WARMUP) \
+		-rate-search $(RATE_SEARCH) -rate-card $(RATE_CARD) -rate-stats $(RATE_STATS) \
+		-rate-ping $(RATE_PING) -rate-mcp $(RATE_MCP) -baseline $(BASELINE)
 
 clean:
 	rm -rf bin

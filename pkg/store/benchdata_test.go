@@ -1,231 +1,33 @@
 package store_test
 
 import (
-	"encoding/hex"
-	"fmt"
-	"math"
-	"math/rand/v2"
-	"strings"
-	"time"
-
-	"github.com/okfindex/okf-index/pkg/okf"
-	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
-	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/pkg/synthetic"
 )
+
+// The benchmark's synthetic bundles come from pkg/synthetic, which the load
+// harness (make load) shares, so that both measure the same index.
 
 // benchGenVersion changes whenever the generator does, so that a reused
 // benchmark database is rebuilt.
-const benchGenVersion = 2
+const benchGenVersion = synthetic.Version
 
-// Marker words with known document frequencies, for the query shapes. Each
-// shape cycles through a family of words, so that a benchmark does not
-// measure one query's pages kept warm in shared buffers.
+// Marker words with known document frequencies, for the query shapes.
 var (
-	wordCommon  = "guide"                                                                                                // description of ~30% of bundles
-	wordsMedium = []string{"kubernetes", "terraform", "postgres", "graphql", "webhook", "oauth", "pandas", "serverless"} // ~3% each
-	wordsRare   = []string{"zanzibar", "quokka", "xylograph", "fjord", "kumquat", "yodel", "narwhal", "ocelot"}          // ~0.003% each
-	wordsPairA  = []string{"data", "cloud", "security", "testing"}                                                       // ~10% each
-	wordsPairB  = []string{"pipeline", "migration", "audit", "coverage"}                                                 // ~5% each; a pair in ~0.5%
+	wordCommon  = synthetic.WordCommon
+	wordsMedium = synthetic.WordsMedium
+	wordsRare   = synthetic.WordsRare
+	wordsPairA  = synthetic.WordsPairA
+	wordsPairB  = synthetic.WordsPairB
 )
 
-// benchGen makes synthetic bundles with a realistic spread: a Zipf-ish
-// vocabulary (a few words in nearly every bundle, a long tail of rare ones),
-// marker words at set frequencies, and repositories, versions, languages,
-// licenses, types, stars, concept counts and visibilities drawn from skewed
-// distributions.
-type benchGen struct {
-	rnd   *rand.Rand
-	vocab []string
-	zipf  *rand.Zipf
-	repos []benchRepo
-	start time.Time
-	span  time.Duration
-	roots []string // earlier roots, for duplicates
-}
+// benchGen makes the benchmark's rows, in order from 0.
+type benchGen struct{ g *synthetic.Gen }
 
-type benchRepo struct {
-	owner, name string
-	sig         wire.RepoSignal
-}
-
-func newBenchGen(n int) *benchGen {
-	g := &benchGen{rnd: rand.New(rand.NewPCG(42, uint64(n)))}
-	g.vocab = make([]string, 40000)
-	syll := []string{"ka", "lo", "mi", "ne", "ru", "ta", "shi", "po", "ve", "dan", "tor", "el", "is", "qua", "ber", "gon", "fi", "zu", "am", "sel"}
-	for i := range g.vocab {
-		var b strings.Builder
-		for x := i + 1; x > 0; x /= len(syll) {
-			b.WriteString(syll[x%len(syll)])
-		}
-		g.vocab[i] = b.String()
-	}
-	// Real words at the head of the distribution, as markdown has them.
-	copy(g.vocab, []string{"the", "and", "of", "to", "a", "in", "for", "is", "on", "with",
-		"how", "api", "docs", "notes", "project", "service", "model", "team", "policy", "agent"})
-	g.zipf = rand.NewZipf(g.rnd, 1.07, 2, uint64(len(g.vocab)-1))
-	nRepos := max(n/3, 10)
-	langs := weighted{{"Go", 15}, {"Python", 20}, {"TypeScript", 15}, {"JavaScript", 10}, {"Rust", 5}, {"Java", 4}, {"Ruby", 2}, {"HTML", 3}, {"", 26}}
-	licenses := weighted{{"MIT", 35}, {"Apache-2.0", 20}, {"GPL-3.0", 5}, {"CC-BY-4.0", 5}, {"BSD-3-Clause", 3}, {"MPL-2.0", 2}, {"", 30}}
-	states := weighted{{source.StateActive, 80}, {source.StateStalled, 15}, {source.StateArchived, 5}}
-	for i := range nRepos {
-		r := benchRepo{owner: g.word() + fmt.Sprint(i%97), name: g.word() + "-" + g.word()}
-		r.sig = wire.RepoSignal{
-			Stars: int(math.Exp(g.rnd.Float64()*g.rnd.Float64()*11)) - 1,
-			Forks: g.rnd.IntN(50),
-			State: ptr(states.pick(g.rnd)),
-		}
-		pushed := wire.Timestamp{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Duration(g.rnd.IntN(900*24)) * time.Hour)}
-		r.sig.PushedAt = &pushed
-		if l := langs.pick(g.rnd); l != "" {
-			r.sig.Language = ptr(l)
-		}
-		if l := licenses.pick(g.rnd); l != "" {
-			r.sig.License = ptr(l)
-		}
-		g.repos = append(g.repos, r)
-	}
-	g.start = time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
-	g.span = 2 * 365 * 24 * time.Hour
-	return g
-}
-
-type weighted []struct {
-	v string
-	w int
-}
-
-func (ws weighted) pick(r *rand.Rand) string {
-	total := 0
-	for _, x := range ws {
-		total += x.w
-	}
-	n := r.IntN(total)
-	for _, x := range ws {
-		if n < x.w {
-			return x.v
-		}
-		n -= x.w
-	}
-	return ws[0].v
-}
-
-func (g *benchGen) word() string { return g.vocab[g.zipf.Uint64()] }
-
-func (g *benchGen) words(n int) string {
-	ws := make([]string, n)
-	for i := range ws {
-		ws[i] = g.word()
-	}
-	return strings.Join(ws, " ")
-}
-
-func (g *benchGen) chance(p float64) bool { return g.rnd.Float64() < p }
+func newBenchGen(n int) *benchGen { return &benchGen{synthetic.New(n)} }
 
 // row makes the i-th bundle.
-func (g *benchGen) row(i int) store.BenchRow {
-	name := strings.Title(g.words(1 + g.rnd.IntN(3))) //nolint:staticcheck // ASCII words
-	switch {
-	case g.chance(0.02):
-		name += " Guide"
-	case g.chance(0.02):
-		name = strings.Title(wordsMedium[g.rnd.IntN(len(wordsMedium))]) + " " + name //nolint:staticcheck
-	}
-	tagline := ""
-	if g.chance(0.5) {
-		tagline = g.words(4 + g.rnd.IntN(7))
-	}
-	var body strings.Builder
-	body.WriteString("# " + name + "\n\n")
-	for body.Len() < 1000 {
-		body.WriteString(g.words(8+g.rnd.IntN(10)) + ".\n")
-	}
-	desc := body.String()
-	var marks []string
-	mark := func(w string, p float64) {
-		if g.chance(p) {
-			marks = append(marks, w)
-		}
-	}
-	mark(wordCommon, 0.3)
-	for _, w := range wordsMedium {
-		mark(w, 0.03)
-	}
-	for _, w := range wordsRare {
-		mark(w, 0.00003)
-	}
-	for _, w := range wordsPairA {
-		mark(w, 0.1)
-	}
-	for _, w := range wordsPairB {
-		mark(w, 0.05)
-	}
-	if len(marks) > 0 {
-		desc = desc[:40] + " " + strings.Join(marks, " ") + " " + desc[40:]
-	}
-	desc = desc[:1000]
-
-	concepts := []int{0, 1 + g.rnd.IntN(5), 6 + g.rnd.IntN(15), 21 + g.rnd.IntN(80), 101 + g.rnd.IntN(400)}[weighted{{"0", 10}, {"1", 30}, {"2", 35}, {"3", 20}, {"4", 5}}.pick(g.rnd)[0]-'0']
-	list := make(wire.ConceptList, min(concepts, okf.MaxConceptList))
-	for k := range list {
-		list[k] = wire.Concept{Name: strings.Title(g.words(1 + g.rnd.IntN(2))), URL: fmt.Sprintf("https://example.org/c/%d/%d.md", i, k), Summary: g.words(3 + g.rnd.IntN(6))} //nolint:staticcheck
-	}
-	typ := weighted{{"", 60}, {"reference", 15}, {"guide", 10}, {"runbook", 5}, {"glossary", 5}, {"playbook", 3}, {"rare-" + g.word(), 2}}.pick(g.rnd)
-
-	in := store.BundleInput{
-		Card: wire.Card{Name: name, Tagline: tagline, Description: desc, Concepts: concepts, ConceptList: list, Type: typ,
-			OKFVersion: weighted{{"0.1", 55}, {"0.2", 40}, {"0.3", 3}, {"0.10", 1}, {"1.0", 1}}.pick(g.rnd)},
-	}
-	low := false
-	if g.chance(0.15) {
-		host := g.word() + fmt.Sprint(g.rnd.IntN(1000)) + ".example"
-		dir := g.word()
-		if g.chance(0.04) {
-			dir = "examples/" + dir
-		}
-		site := source.Site{URL: fmt.Sprintf("https://%s/%s/index.md", host, dir)}
-		in.ID, in.IndexURL, in.PageURL = fmt.Sprintf("%s-%d", site.ID(), i), site.URL, site.URL
-		in.Source = wire.BundleSource{Origin: source.OriginDomain, Via: source.ViaIndexNow, URL: site.SiteURL(), Host: site.Host(), Dir: site.Dir(), Path: site.Path()}
-		low = site.Low()
-	} else {
-		r := g.repos[int(float64(len(g.repos))*math.Pow(g.rnd.Float64(), 2))]
-		path := "index.md"
-		if g.chance(0.7) {
-			path = g.word() + fmt.Sprint(i) + "/index.md"
-			if g.chance(0.04) {
-				path = "examples/" + path
-			}
-		}
-		sr := source.Repo{Owner: r.owner, Name: r.name, Path: path}
-		full := sr.FullName()
-		in.ID, in.IndexURL, in.PageURL = fmt.Sprintf("%s-%d", sr.ID(), i), sr.IndexURL(), sr.PageURL()
-		in.Source = wire.BundleSource{Origin: source.OriginCodeHost, Via: source.ViaSweep, URL: sr.RepoURL(), Host: "github.com", Repo: &full, Dir: sr.Dir(), Path: path}
-		sig := r.sig
-		in.Repo = &sig
-		low = sr.Low()
-	}
-	in.Low = low
-
-	vis := wire.VisibilityLive
-	var root [32]byte
-	for k := range root {
-		root[k] = byte(g.rnd.Uint32())
-	}
-	in.RootSHA256 = hex.EncodeToString(root[:])
-	switch {
-	case low:
-		vis = wire.VisibilityLow
-	case len(g.roots) > 0 && g.chance(0.02):
-		in.RootSHA256 = g.roots[g.rnd.IntN(len(g.roots))]
-		vis = wire.VisibilityLow
-	case g.chance(0.02):
-		vis = wire.VisibilityHidden
-	default:
-		if len(g.roots) < 10000 {
-			g.roots = append(g.roots, in.RootSHA256)
-		}
-	}
-	indexed := g.start.Add(time.Duration(g.rnd.Float64() * float64(g.span)))
-	updated := indexed.Add(time.Duration(g.rnd.Float64() * float64(g.start.Add(g.span).Sub(indexed))))
-	return store.BenchRow{In: in, Visibility: vis, IndexedAt: indexed, UpdatedAt: updated}
+func (b *benchGen) row(i int) store.BenchRow {
+	r := b.g.Row(i)
+	return store.BenchRow{In: r.In, Visibility: r.Visibility, IndexedAt: r.IndexedAt, UpdatedAt: r.UpdatedAt}
 }

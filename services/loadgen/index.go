@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/pgcluster"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/synthetic"
+)
+
+// index is a database of n synthetic bundles on the harness's own cluster.
+type index struct {
+	cluster *pgcluster.Cluster
+	url     string
+	n       int
+	lock    *os.File // held while the run uses the directory
+}
+
+// openIndex starts (or finds running) the cluster under dir and returns the
+// database of n synthetic bundles, building it unless dir already holds one
+// of the current schema and generator: building is the slow part (about a
+// minute for 100,000 bundles here), so it is done once per n and kept.
+func openIndex(ctx context.Context, dir string, n int, out io.Writer) (*index, error) {
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg")})
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	idx := &index{cluster: c, n: n, lock: lock}
+	name := fmt.Sprintf("okf_load_%d", n)
+	idx.url = c.URL(name)
+	want, err := fingerprint(n)
+	if err != nil {
+		return idx, err
+	}
+	marker := filepath.Join(c.Dir, name+".built")
+	if have, err := os.ReadFile(marker); err == nil && string(have) == want {
+		fmt.Fprintf(out, "index: %d bundles in %s (database %s), reused\n", n, c.Dir, name)
+		return idx, nil
+	}
+	fmt.Fprintf(out, "index: building %d bundles in %s (database %s)\n", n, c.Dir, name)
+	start := time.Now()
+	_ = os.Remove(marker)
+	if err := c.DropDatabase(ctx, name); err != nil {
+		return idx, err
+	}
+	if err := c.CreateDatabase(ctx, name, ""); err != nil {
+		return idx, err
+	}
+	if err := store.Migrate(ctx, idx.url); err != nil {
+		return idx, err
+	}
+	if err := build(ctx, idx.url, n, out); err != nil {
+		return idx, err
+	}
+	fmt.Fprintf(out, "index: built in %s\n", time.Since(start).Round(time.Second))
+	return idx, os.WriteFile(marker, []byte(want), 0o644)
+}
+
+// close stops the cluster when openIndex started it, and lets the
+// directory go.
+func (idx *index) close() error {
+	defer idx.lock.Close()
+	if idx.cluster == nil || !idx.cluster.Started {
+		return nil
+	}
+	return idx.cluster.Stop()
+}
+
+// postmasterPid is the pid of the cluster's server (the first line of
+// postmaster.pid), 0 when unknown.
+func (idx *index) postmasterPid() int {
+	b, err := os.ReadFile(filepath.Join(idx.cluster.DataDir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	return pid
+}
+
+// lockDir takes dir for this run: two runs on one directory would stop
+// each other's cluster and share its cores.
+func lockDir(dir string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "loadgen.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s is in use by another okf-loadgen run: %w", dir, err)
+	}
+	return f, nil
+}
+
+// fingerprint names the schema and generator an index was built with.
+func fingerprint(n int) (string, error) {
+	ms, err := store.Migrations()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "gen %d n %d\n", synthetic.Version, n)
+	for _, m := range ms {
+		h.Write([]byte(m.SQL))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// buildWriters write batches at once, one per core.
+const buildWriters = 2
+
+// build writes n generated bundles through the service's batched ingest
+// (store.UpsertBundles, as okfctl import writes): the rules of the service
+// decide visibility (low paths, duplicates). Batch b is written with the
+// clock at its place in the generator's two years, so indexed_at spreads
+// over them in ingest order, as a sweep's would. Then the planner's
+// statistics are refreshed.
+func build(ctx context.Context, url string, n int, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g := synthetic.New(n)
+	batches := (n + store.MaxBatch - 1) / store.MaxBatch
+	from := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	span := 2 * 365 * 24 * time.Hour
+	type job struct {
+		at  time.Time
+		ins []store.BundleInput
+	}
+	jobs := make(chan job, buildWriters)
+	errs := make(chan error, buildWriters)
+	var wg sync.WaitGroup
+	for range buildWriters {
+		var clock time.Time // set before each batch; one writer a store
+		st, err := store.Open(ctx, store.Config{URL: url, Now: func() time.Time { return clock }})
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				clock = j.at
+				if _, err := st.UpsertBundles(ctx, j.ins); err != nil {
+					errs <- err
+					cancel() // the generator stops
+					for range jobs {
+					}
+					return
+				}
+			}
+		}()
+	}
+	next, began := 10, time.Now()
+	for b := range batches {
+		ins := make([]store.BundleInput, 0, store.MaxBatch)
+		for i := b * store.MaxBatch; i < min((b+1)*store.MaxBatch, n); i++ {
+			ins = append(ins, g.Row(i).In)
+		}
+		select {
+		case jobs <- job{at: from.Add(span * time.Duration(b) / time.Duration(batches)), ins: ins}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if pct := (b + 1) * 100 / batches; pct >= next {
+			fmt.Fprintf(out, "index: %d%% (%s)\n", pct, time.Since(began).Round(time.Second))
+			next = pct/10*10 + 10
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return fmt.Errorf("index: build: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, store.Config{URL: url})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.Analyze(ctx)
+}
+
+// sample is what the requests are made of: the ids (for cards) and names
+// (for exact-name searches) of the first bundles the generator made. The
+// generator is deterministic, so nothing is read from the database.
+func sample(n, count int) (ids, names []string) {
+	g := synthetic.New(n)
+	seen := map[string]bool{}
+	for i := range min(n, count) {
+		r := g.Row(i)
+		ids = append(ids, r.In.ID)
+		if name := strings.TrimSpace(r.In.Card.Name); name != "" && !seen[name] && len(names) < 200 {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return ids, names
+}

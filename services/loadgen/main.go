@@ -1,0 +1,250 @@
+// Command okf-loadgen is the load harness of make load: it builds (once, and
+// keeps) an index of N synthetic bundles on a private Postgres cluster,
+// starts the real okf-api against it as a child process, sends a mix of
+// searches, cards, statistics, pings and MCP calls at fixed arrival rates
+// (open loop), then runs the same search shapes as naive SQL, and prints
+// per route the requests sent, answered and failed, the throughput and
+// p50/p99/p999 latency, the API's resident memory, the baseline's ratios and
+// the targets of issue 17. All traffic goes to loopback; every figure is
+// bounded (rates, duration, queries, requests in flight).
+//
+// Files: schedule.go (the open-loop schedule), traffic.go (the mix and its
+// sender), mcp.go (MCP sessions), histogram.go (latency histogram),
+// index.go (the index on disk), api.go (the API child and its memory),
+// cpu.go (who had the cores),
+// baseline.go (the naive SQL), report.go (what is printed).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/okfindex/okf-index/pkg/store"
+)
+
+// options are the flags; make load passes its variables as them.
+type options struct {
+	n                 int
+	dir, api, apiLog  string
+	duration, warmup  time.Duration
+	baselineEach      time.Duration
+	streams, sessions int
+	rates             rates
+}
+
+func main() {
+	var o options
+	fs := flag.NewFlagSet("okf-loadgen", flag.ExitOnError)
+	fs.IntVar(&o.n, "n", 100000, "bundles in the index (1000 to 2000000)")
+	fs.StringVar(&o.dir, "dir", ".data/load", "`directory` of the harness's Postgres cluster, kept between runs")
+	fs.StringVar(&o.api, "api", "bin/okf-api", "the okf-api `binary` to start")
+	fs.StringVar(&o.apiLog, "api-log", "", "`file` for the API's log (default: discarded)")
+	fs.DurationVar(&o.duration, "duration", 30*time.Second, "length of the measured run (1s to 10m)")
+	fs.DurationVar(&o.warmup, "warmup", 5*time.Second, "the same mix before the run, not measured (0 to 1m)")
+	fs.DurationVar(&o.baselineEach, "baseline", 3*time.Second, "naive baseline time per search shape (0 skips it; up to 1m)")
+	fs.IntVar(&o.streams, "streams", 2, "concurrent naive queries of the baseline (1 to 16)")
+	fs.IntVar(&o.sessions, "mcp-sessions", 4, "MCP client connections, each initialized once (1 to 64)")
+	fs.Float64Var(&o.rates.Search, "rate-search", 1500, "search requests a second, split evenly over the six shapes")
+	fs.Float64Var(&o.rates.Card, "rate-card", 5000, "GET /api/bundles/{id} a second")
+	fs.Float64Var(&o.rates.Stats, "rate-stats", 20, "GET /api/stats a second")
+	fs.Float64Var(&o.rates.Ping, "rate-ping", 5, "POST /api/ping a second")
+	fs.Float64Var(&o.rates.MCP, "rate-mcp", 50, "MCP tools/call search_bundles a second")
+	_ = fs.Parse(os.Args[1:])
+	if err := o.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "okf-loadgen:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "okf-loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+// Bounds of a run: a mistyped variable must not send a million requests a
+// second or run all day.
+const (
+	maxN        = 2000000
+	maxRate     = 50000.0
+	maxDuration = 10 * time.Minute
+)
+
+func (o options) check() error {
+	switch {
+	case o.n < 1000 || o.n > maxN:
+		return fmt.Errorf("-n %d: from 1000 to %d", o.n, maxN)
+	case o.duration < time.Second || o.duration > maxDuration:
+		return fmt.Errorf("-duration %s: from 1s to %s", o.duration, maxDuration)
+	case o.warmup < 0 || o.warmup > time.Minute:
+		return fmt.Errorf("-warmup %s: from 0 to 1m", o.warmup)
+	case o.baselineEach < 0 || o.baselineEach > time.Minute:
+		return fmt.Errorf("-baseline %s: from 0 to 1m", o.baselineEach)
+	case o.streams < 1 || o.streams > 16:
+		return fmt.Errorf("-streams %d: from 1 to 16", o.streams)
+	case o.sessions < 1 || o.sessions > 64:
+		return fmt.Errorf("-mcp-sessions %d: from 1 to 64", o.sessions)
+	}
+	for name, r := range map[string]float64{"search": o.rates.Search, "card": o.rates.Card, "stats": o.rates.Stats, "ping": o.rates.Ping, "mcp": o.rates.MCP} {
+		if r < 0 || r > maxRate {
+			return fmt.Errorf("-rate-%s %g: from 0 to %g", name, r, maxRate)
+		}
+	}
+	return nil
+}
+
+func run(ctx context.Context, o options, out io.Writer) (err error) {
+	idx, err := openIndex(ctx, o.dir, o.n, out)
+	if idx != nil {
+		defer func() {
+			if cerr := idx.close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
+	}
+	if err != nil {
+		return err
+	}
+	api, err := startAPI(ctx, o.api, idx.url, o.apiLog)
+	if err != nil {
+		return err
+	}
+	defer api.stop()
+	pid := api.cmd.Process.Pid
+	idle, err := readMemory(pid)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "okf-api: pid %d at %s\n", pid, api.base)
+
+	w, err := newWorkload(ctx, api.base, o.n, o.sessions, out)
+	if err != nil {
+		return err
+	}
+	if o.warmup > 0 {
+		fmt.Fprintf(out, "warm-up: %s\n", o.warmup)
+		drive(ctx, w.routes(o.rates), o.warmup)
+	}
+	fmt.Fprintf(out, "run: %s\n", o.duration)
+	routes := w.routes(o.rates)
+	sampler := sampleRSS(pid, 100*time.Millisecond)
+	pg := idx.postmasterPid()
+	cpu0, err := readCPU(pid, pg)
+	if err != nil {
+		return err
+	}
+	t0, load0 := time.Now(), loadAverage()
+	drive(ctx, routes, o.duration)
+	cpu1, err := readCPU(pid, pg)
+	if err != nil {
+		return err
+	}
+	sampled := sampler.Stop()
+	end, err := readMemory(pid)
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
+		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0)) +
+			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage())}
+	for _, rt := range routes {
+		rep.routes = append(rep.routes, rt.stats)
+	}
+	if o.baselineEach > 0 {
+		fmt.Fprintf(out, "baseline: %d shapes, %s each\n", len(searchShapes), o.baselineEach)
+		st, err := store.Open(ctx, store.Config{URL: idx.url})
+		if err != nil {
+			return err
+		}
+		rep.baseline = runBaseline(ctx, st, w.routes(o.rates), w.names, o.baselineEach, o.streams, pg)
+		st.Close()
+	}
+	rep.write(out)
+	return ctx.Err()
+}
+
+// deepPage is the offset of the deep page the mix reads through next links.
+const deepPage = 960
+
+// newWorkload gathers what the requests are made of: ids and names from
+// the generator, the next links of deep pages by following them from the
+// first page (one per medium word), and the MCP sessions.
+func newWorkload(ctx context.Context, base string, n, sessions int, out io.Writer) (*workload, error) {
+	w := &workload{base: base, client: &http.Client{Transport: newTransport()},
+		run: strconv.FormatInt(time.Now().Unix(), 36)}
+	w.ids, w.names = sample(n, 5000)
+	for k := range 8 {
+		link, offset, err := w.follow(ctx, base+"/api/bundles?q="+mediumWord(k)+"&sort=relevance", deepPage)
+		if err != nil {
+			return nil, err
+		}
+		if offset != deepPage {
+			fmt.Fprintf(out, "note: %q has pages to offset %d only; the deep shape reads that one\n", mediumWord(k), offset)
+		}
+		w.deep = append(w.deep, link)
+	}
+	for range sessions {
+		s, err := newMCPSession(ctx, base+"/mcp")
+		if err != nil {
+			return nil, err
+		}
+		w.mcp = append(w.mcp, s)
+	}
+	return w, nil
+}
+
+// follow walks next links from first until the page at offset to (or the
+// last page) and returns its link and offset.
+func (w *workload) follow(ctx context.Context, first string, to int) (string, int, error) {
+	link, offset := first, 0
+	for offset < to {
+		var page struct {
+			Next       *string `json:"next"`
+			NextOffset *int    `json:"next_offset"`
+		}
+		if err := getJSON(ctx, w.client, link, &page); err != nil {
+			return "", 0, err
+		}
+		if page.Next == nil || page.NextOffset == nil {
+			break
+		}
+		link, offset = *page.Next, *page.NextOffset
+	}
+	return link, offset, nil
+}
+
+// getJSON GETs u and decodes its 200 answer into v.
+func getJSON(ctx context.Context, c *http.Client, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s: %.300s", u, resp.Status, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("GET %s: %w", u, err)
+	}
+	return nil
+}
