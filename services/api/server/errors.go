@@ -68,6 +68,14 @@ func cursorExpired() error {
 		Message: "since is older than the changes this service keeps; start again without since and rebuild the set from the beginning."}}
 }
 
+// overloaded is the 503 of a read refused because maxReadsInFlight reads
+// are being served (admission.go); handleError adds Retry-After, as to
+// every 503.
+func overloaded() error {
+	return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errUnavailable,
+		Message: "The index is answering as many reads as it can at once; retry after Retry-After seconds."}}
+}
+
 // notFound is the 404 of a resource that does not exist or is not public.
 func notFound(message string) error {
 	return &apiError{http.StatusNotFound, ErrorBody{Error: errNotFound, Message: message}}

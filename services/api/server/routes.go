@@ -31,6 +31,11 @@ type Route struct {
 	// Access-Control-Allow-Origin: * on a session route), and the session
 	// cookie, not an API key, says who calls.
 	Session bool
+	// ReadsIndex marks a route that reads the index from the read pool
+	// (search, cards, statistics, feeds, status, the pages built from
+	// them): at most maxReadsInFlight of them are served at once, and the
+	// rest answer 503 unavailable with Retry-After at once (admission.go).
+	ReadsIndex bool
 	// Tool is the MCP tool that mirrors the route, or nil. Tools take their
 	// schemas from the route's operation, and tools/list answers them in
 	// the order of their rows.
@@ -41,7 +46,7 @@ type Route struct {
 // HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
 //
 // Adding a route is a row here (Usage is required; Full, LogPathOnly,
-// Session and Tool when they apply), its handler, and its operation in
+// Session, ReadsIndex and Tool when they apply), its handler, and its operation in
 // api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
 // on its route's row here.
 func (s *Server) routeTable() []Route {
@@ -52,23 +57,23 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
 			Handler: s.getHealth, Usage: notCounted},
 		{Method: http.MethodGet, Path: "/api/bundles", Summary: "Search live bundles",
-			Handler: s.searchBundles, Usage: countedAsAPI, Tool: tools.searchBundles},
+			Handler: s.searchBundles, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.searchBundles},
 		{Method: http.MethodGet, Path: "/api/bundles/{id}", Summary: "One bundle's card",
-			Handler: s.getBundle, Usage: countedAsAPI, Tool: tools.getBundle},
+			Handler: s.getBundle, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.getBundle},
 		{Method: http.MethodGet, Path: "/api/stats", Summary: "Index statistics",
-			Handler: s.getStats, Usage: countedAsAPI, Tool: tools.indexStats},
+			Handler: s.getStats, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.indexStats},
 		{Method: http.MethodGet, Path: "/api/okf/stats", Summary: "Index statistics with every facet", Full: true,
-			Handler: s.getOKFStats, Usage: countedAsAPI},
+			Handler: s.getOKFStats, Usage: countedAsAPI, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/api/changes", Summary: "Changes of the live set, in commit order",
-			Handler: s.getChanges, Usage: countedAsAPI},
+			Handler: s.getChanges, Usage: countedAsAPI, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/feed.atom", Summary: "The newest changes as an Atom feed",
-			Handler: s.getFeedAtom, Usage: countedAsDoc},
+			Handler: s.getFeedAtom, Usage: countedAsDoc, ReadsIndex: true},
 		{Method: http.MethodPost, Path: "/api/ping", Summary: "Submit bundle roots of a domain (IndexNow)",
 			Handler: s.postPing, Usage: countedAsAPI, Tool: tools.submitBundles},
 		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
-			Handler: s.getPingStatus, Usage: countedAsAPI},
+			Handler: s.getPingStatus, Usage: countedAsAPI, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
-			Handler: s.getRepoStatus, Usage: countedAsAPI},
+			Handler: s.getRepoStatus, Usage: countedAsAPI, ReadsIndex: true},
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
 			Handler: s.postVisit, Usage: notCounted, LogPathOnly: true},
 		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
@@ -144,13 +149,13 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodGet, Path: "/apis.json", Summary: "APIs.json 0.19 document",
 			Handler: s.getAPIsJSON, Usage: countedAsDoc},
 		{Method: http.MethodGet, Path: "/", Summary: "Web page: search",
-			Handler: s.getSearchPage, Usage: countedAsPage},
+			Handler: s.getSearchPage, Usage: countedAsPage, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/results", Summary: "Web page: the results part of a search, alone",
-			Handler: s.getResultsFragment, Usage: notCounted},
+			Handler: s.getResultsFragment, Usage: notCounted, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/b/{id}", Summary: "Web page: one bundle",
-			Handler: s.getBundlePage, Usage: countedAsPage},
+			Handler: s.getBundlePage, Usage: countedAsPage, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/stats", Summary: "Web page: statistics",
-			Handler: s.getStatsPage, Usage: countedAsPage},
+			Handler: s.getStatsPage, Usage: countedAsPage, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/account", Summary: "Web page: your API keys (full variant)", Full: true,
 			Handler: s.getAccountPage, Usage: countedAsPage, Session: true},
 		{Method: http.MethodGet, Path: "/account/keys", Summary: "Web page: the key list of the account page, alone (full variant)", Full: true,

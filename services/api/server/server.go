@@ -182,6 +182,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
+	e.Use(newAdmission(maxReadsInFlight).middleware(s.byPath))
 	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {

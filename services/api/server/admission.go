@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// maxReadsInFlight bounds the requests of ReadsIndex routes served at once.
+// Past it a read is refused at once (503 unavailable, with Retry-After)
+// rather than queued: under overload a queue only adds latency to every
+// answer (each one then waits behind the others for the read pool, and the
+// contract's searches stop being fast for anyone) and memory to the process
+// (a waiting request holds its goroutine and buffers: without a bound,
+// make load saw the API grow to 320 MB). The read pool has far fewer
+// connections than this, so the bound only bites when reads arrive faster
+// than Postgres answers them; a short wait in the pool's own queue stays.
+const maxReadsInFlight = 128
+
+// admission holds the slots of reads in flight.
+type admission struct {
+	slots chan struct{}
+}
+
+func newAdmission(n int) *admission {
+	return &admission{slots: make(chan struct{}, n)}
+}
+
+// middleware admits a request of a ReadsIndex route when a slot is free,
+// and refuses it otherwise; other routes pass untouched.
+func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			method := c.Request().Method
+			if method == http.MethodHead {
+				method = http.MethodGet
+			}
+			if row, ok := routes.row(method, c.Path()); !ok || !row.ReadsIndex {
+				return next(c)
+			}
+			select {
+			case a.slots <- struct{}{}:
+				defer func() { <-a.slots }()
+				return next(c)
+			default:
+				return overloaded() // handleError adds Retry-After
+			}
+		}
+	}
+}
