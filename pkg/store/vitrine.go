@@ -39,7 +39,13 @@ func (s *Store) OpenUsageDay(ctx context.Context, day time.Time) ([]byte, error)
 	rand.Read(salt) // never fails (crypto/rand)
 	d := day.UTC().Format(time.DateOnly)
 	var got []byte
-	err := s.write.QueryRow(ctx, `
+	var err error
+	// Two replicas opening the day at once: the second insert waits for the
+	// first and then does nothing, but its statement's snapshot predates the
+	// first's commit, so it finds no row at all. Asked again, it sees the
+	// committed row (a third try only if that row was deleted meanwhile).
+	for range 3 {
+		err = s.write.QueryRow(ctx, `
 WITH ins AS (
 	INSERT INTO usage_days (day, visitor_salt) VALUES ($1::date, $2)
 	ON CONFLICT (day) DO NOTHING
@@ -48,6 +54,10 @@ WITH ins AS (
 SELECT visitor_salt FROM ins
 UNION ALL
 SELECT visitor_salt FROM usage_days WHERE day = $1::date AND NOT EXISTS (SELECT 1 FROM ins)`, d, salt).Scan(&got)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: open usage day %s: %w", d, err)
 	}
