@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -175,17 +173,7 @@ func TestCompactChangesJob(t *testing.T) {
 	}
 	// The worker's clock is past the retention: the tombstone goes too.
 	later := func() time.Time { return time.Now().Add(jobs.ChangesRetention + time.Hour) }
-	client, err := worker.NewClient(worker.Options{Store: st, Now: later,
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, unsubscribe := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
-	defer unsubscribe()
-	if err := client.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = client.Stop(context.Background()) }()
+	client, done := startClient(t, ctx, worker.Options{Store: st, Now: later})
 	if _, err := client.Insert(ctx, jobs.CompactChangesArgs{}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"log/slog"
-	"os"
 	"testing"
 	"time"
 
@@ -21,22 +19,8 @@ func TestPublishVitrineJobRuns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st := storetest.NewStore(t)
-	client, err := worker.NewClient(worker.Options{Store: st,
-		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	_, done := startClient(t, ctx, worker.Options{Store: st,
 		Vitrine: &vitrine.Publisher{Store: st, Produto: "okf", Nome: "OKF Index", BaseURL: "https://okf.example", Build: "b"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, unsubscribe := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
-	defer unsubscribe()
-	if err := client.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := client.Stop(context.Background()); err != nil {
-			t.Errorf("stop: %v", err)
-		}
-	}()
 	for {
 		select {
 		case ev := <-done:

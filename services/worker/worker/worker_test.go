@@ -2,11 +2,10 @@ package worker_test
 
 import (
 	"context"
-	"log/slog"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"github.com/okfindex/okf-index/pkg/indexer"
@@ -17,6 +16,31 @@ import (
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
+
+// startClient starts a worker client with opts (a quiet logger unless
+// opts has one) and returns the events of its jobs' completions and
+// failures; the client stops when the test ends.
+func startClient(t *testing.T, ctx context.Context, opts worker.Options) (*river.Client[pgx.Tx], <-chan *river.Event) {
+	t.Helper()
+	if opts.Logger == nil {
+		opts.Logger = quietLog()
+	}
+	client, err := worker.NewClient(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, unsubscribe := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	t.Cleanup(unsubscribe)
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := client.Stop(context.Background()); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+	})
+	return client, events
+}
 
 // The worker's River client starts on a migrated database, runs the
 // periodic statistics recount on start and on demand, and stops cleanly.
@@ -33,20 +57,7 @@ func TestRecountStatsJobRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	client, err := worker.NewClient(worker.Options{Store: st, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, unsubscribe := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
-	defer unsubscribe()
-	if err := client.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := client.Stop(context.Background()); err != nil {
-			t.Errorf("stop: %v", err)
-		}
-	}()
+	_, done := startClient(t, ctx, worker.Options{Store: st})
 
 	// RunOnStart queues one recount; wait for it to complete.
 	select {
