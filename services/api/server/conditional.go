@@ -76,10 +76,22 @@ func (v validators) notModified(r *http.Request) bool {
 	return !v.lastModified.Truncate(time.Second).After(since)
 }
 
+// strongValidatorsOf is a strong ETag of body, without Last-Modified: for
+// an answer served byte for byte from one stored document (the usage
+// projection, the partnership offer), where a strong validator is true.
+func strongValidatorsOf(body []byte) validators {
+	sum := sha256.Sum256(body)
+	return validators{etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+}
+
 // writeConditional answers 200 with body, its validators and cache, or 304
 // when the request's conditions match them.
 func writeConditional(c echo.Context, contentType string, body []byte, lastModified time.Time, cache string) error {
-	v := validatorsOf(body, lastModified)
+	return writeValidated(c, contentType, body, validatorsOf(body, lastModified), cache)
+}
+
+// writeValidated is writeConditional with validators already made.
+func writeValidated(c echo.Context, contentType string, body []byte, v validators, cache string) error {
 	h := c.Response().Header()
 	v.set(h, cache)
 	// Every such route answers any origin; a script of another origin may

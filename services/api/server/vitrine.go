@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -45,15 +43,7 @@ func (s *Server) getVitrine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(body)
-	tag := `"` + hex.EncodeToString(sum[:16]) + `"`
-	h := c.Response().Header()
-	h.Set(echo.HeaderCacheControl, vitrineCache)
-	h.Set("ETag", tag)
-	if etagMatches(c.Request().Header.Get("If-None-Match"), tag) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return writeValidated(c, echo.MIMEApplicationJSON, body, strongValidatorsOf(body), vitrineCache)
 }
 
 // vitrineBody is the public projection as served now.
