@@ -31,6 +31,11 @@ type Route struct {
 	// Access-Control-Allow-Origin: * on a session route), and the session
 	// cookie, not an API key, says who calls.
 	Session bool
+	// IgnoresAPIKey marks a route that never reads an API key, so a key
+	// presented there is neither checked nor refused (authenticateAPIKey):
+	// the identity service's signed events, and the payment-view signal,
+	// which answers only 202 or 204. Session routes ignore keys as well.
+	IgnoresAPIKey bool
 	// ReadsIndex marks a route that reads the index from the read pool
 	// (search, cards, statistics, feeds, status, the pages built from
 	// them): at most maxReadsInFlight of them are served at once, and the
@@ -46,7 +51,7 @@ type Route struct {
 // HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
 //
 // Adding a route is a row here (Usage is required; Full, LogPathOnly,
-// Session, ReadsIndex and Tool when they apply), its handler, and its operation in
+// Session, IgnoresAPIKey, ReadsIndex and Tool when they apply), its handler, and its operation in
 // api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
 // on its route's row here.
 func (s *Server) routeTable() []Route {
@@ -81,7 +86,7 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
 			Handler: s.postErroCliente, Usage: notCounted, LogPathOnly: true},
 		{Method: http.MethodPost, Path: paymentViewPath, Summary: "Signal that the credit page showed a payment's requirements", Full: true,
-			Handler: s.postPaymentView, Usage: notCounted, LogPathOnly: true},
+			Handler: s.postPaymentView, Usage: notCounted, LogPathOnly: true, IgnoresAPIKey: true},
 		{Method: http.MethodGet, Path: "/api/pricing", Summary: "What is free, what is paid, and list prices", Full: true,
 			Handler: s.getPricing, Usage: countedAsAPI, Tool: tools.pricing},
 		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
@@ -119,7 +124,7 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodPost, Path: "/api/account/keys/revoke", Summary: "Revoke an API key", Full: true,
 			Handler: s.revokeKey, Usage: notCounted, Session: true},
 		{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
-			Handler: s.postIdentityEvent, Usage: notCounted},
+			Handler: s.postIdentityEvent, Usage: notCounted, IgnoresAPIKey: true},
 		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
 			Handler: s.serveMCP, Usage: countedAsMCP},
 		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",
