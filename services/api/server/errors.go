@@ -25,7 +25,31 @@ const (
 	errQueryExcludesItself  = "query_excludes_itself"
 	errInvalidRepo          = "invalid_repo"   // 400: GET /api/status without a valid owner/repo
 	errCursorExpired        = "cursor_expired" // GET /api/changes: since older than the retained events
+
+	// The operator token's (GET /api/metrics, the vitrine operator routes).
+	errInvalidToken           = "invalid_token"            // 401: no token where one is required, or not the operator token
+	errTokenNotConfigured     = "token_not_configured"     // 503: a token sent, but the service has none to compare
+	errCollectorNotConfigured = "collector_not_configured" // 503: the operator views, with VITRINE_COLLECTOR=off
 )
+
+// invalidToken is the 401 of an operator route without the operator token.
+func invalidToken(message string) error {
+	return &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidToken, Message: message}}
+}
+
+// tokenNotConfigured is the 503 of a token sent to a service without
+// METRICS_TOKEN.
+func tokenNotConfigured() error {
+	return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errTokenNotConfigured,
+		Message: "This service has no operator token configured; send no Authorization header for the public numbers."}}
+}
+
+// collectorNotConfigured is the 503 of the vitrine operator routes when
+// this service runs no collector.
+func collectorNotConfigured() error {
+	return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errCollectorNotConfigured,
+		Message: "This service runs no collector (VITRINE_COLLECTOR=off), so there is nothing to show."}}
+}
 
 // invalidRepo is the 400 of GET /api/status for a repo that is missing or
 // breaks GitHub's naming rules.

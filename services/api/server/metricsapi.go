@@ -48,12 +48,6 @@ func (mc *metricsCache) get(ctx context.Context, read func(context.Context) (Met
 	return m, nil
 }
 
-// Error names of GET /api/metrics.
-const (
-	errInvalidToken       = "invalid_token"        // 401: a token that is not the operator token
-	errTokenNotConfigured = "token_not_configured" // 503: a token sent, but the service has none to compare
-)
-
 // Metrics is the answer of GET /api/metrics.
 type Metrics struct {
 	App         string       `json:"app"`
@@ -160,11 +154,9 @@ func (s *Server) operator(authorization string) (bool, error) {
 	bearer, _ := ops.BearerToken(authorization) // another scheme presents no token
 	switch err := ops.CheckToken(s.cfg.MetricsToken, bearer); {
 	case errors.Is(err, ops.ErrTokenNotConfigured):
-		return false, &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errTokenNotConfigured,
-			Message: "This service has no operator token configured; send no Authorization header for the public numbers."}}
+		return false, tokenNotConfigured()
 	case err != nil:
-		return false, &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidToken,
-			Message: "The token is not the operator token."}}
+		return false, invalidToken("The token is not the operator token.")
 	}
 	return true, nil
 }

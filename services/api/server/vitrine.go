@@ -17,11 +17,6 @@ import (
 // pkg/vitrine) publishes the documents every hour into Postgres; these
 // handlers only read the latest publication. Nothing here accepts numbers.
 
-// errCollectorNotConfigured: the operator routes' 503 when the collector is
-// off (VITRINE_COLLECTOR=off). The other names are GET /api/metrics's:
-// invalid_token (401) and token_not_configured (503).
-const errCollectorNotConfigured = "collector_not_configured"
-
 // vitrineCache is the public projection's HTTP cache (contract 8).
 const vitrineCache = "public, max-age=900"
 
@@ -84,15 +79,13 @@ func (s *Server) requireOperator(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	auth := c.Request().Header.Get(echo.HeaderAuthorization)
 	if auth == "" {
-		return &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidToken,
-			Message: "This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>."}}
+		return invalidToken("This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>.")
 	}
 	if _, err := s.operator(auth); err != nil {
 		return err
 	}
 	if !s.cfg.VitrineCollector {
-		return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errCollectorNotConfigured,
-			Message: "This service runs no collector (VITRINE_COLLECTOR=off), so there is nothing to show."}}
+		return collectorNotConfigured()
 	}
 	return nil
 }
