@@ -40,6 +40,7 @@
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //	changes.go     the change feed: Changes, RecentChanges, CompactChanges (events written by triggers)
+//	freshness.go   BundlesWritten, TrimBundleWrites: whether bundles were written since a snapshot (the API's page cache)
 //	loadharness.go NaiveSearch, Analyze: the baseline and the bulk build of make load; never served
 //
 // Tests sit beside each file; package storetest gives every test package a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,32 +17,32 @@ var idShape = regexp.MustCompile(`^[a-z0-9-]{1,` + strconv.Itoa(source.MaxIDLen)
 
 // searchBundles answers GET /api/bundles: a page of live bundles.
 func (s *Server) searchBundles(c echo.Context) error {
-	page, err := s.search(c.Request().Context(), c.Request().URL.RawQuery)
+	page, err := s.searchEncoded(c.Request().Context(), c.Request().URL.RawQuery)
 	if err != nil {
 		return err
 	}
-	var newest time.Time // the page's Last-Modified: its newest card's updated_at
-	for _, b := range page.Items {
-		if b.UpdatedAt.After(newest) {
-			newest = b.UpdatedAt.Time
-		}
-	}
-	return writeJSONConditional(c, page, newest, cacheSearch)
+	return writeValidated(c, echo.MIMEApplicationJSON, page.body, page.v, cacheSearch)
 }
 
-// search validates a query string of GET /api/bundles and returns its page;
-// the REST route and the search_bundles tool both answer with it.
+// search validates a query string of GET /api/bundles and returns its
+// page, computed (the web page's search; the API's answers come through
+// the page cache, searchEncoded).
+func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error) {
+	p, err := parseSearch(rawQuery, s.full)
+	if err != nil {
+		return wire.Page{}, err
+	}
+	return s.searchParsed(ctx, p)
+}
+
+// searchParsed is the page of a validated search.
 //
 // The list ends at resultCap: a page at or past it is empty, and a page
 // crossing it is cut there; either way next_offset is null. Whether a next
 // page exists is known without counting (see searchMore). next carries the
 // cursor of the page's last bundle beside next_offset, so that following it
 // seeks instead of counting (store/cursor.go).
-func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error) {
-	p, err := parseSearch(rawQuery, s.full)
-	if err != nil {
-		return wire.Page{}, err
-	}
+func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.Page, error) {
 	page := wire.Page{Items: []wire.Card{}, Limit: p.Limit, Offset: p.Offset}
 	want := min(p.Limit, resultCap-p.Offset) // bundles this page may hold
 	if want <= 0 {

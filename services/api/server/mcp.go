@@ -82,7 +82,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			if err != nil {
 				return nil, err
 			}
-			return s.search(ctx, q)
+			return s.searchTool(ctx, q)
 		}},
 		getBundle: &mcpTool{tool: &mcp.Tool{
 			Name:  "get_bundle",

@@ -30,6 +30,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/pkg/pagecache"
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
@@ -97,6 +98,8 @@ type Server struct {
 	openAPIJSON []byte // GET /openapi.json
 	docs        *discoveryDocs
 	web         *web.Site // the pages for people
+
+	pages *pagecache.Cache[encodedPage] // search pages while the index is unchanged; nil without a store
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -159,6 +162,10 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
 		s.jobs = jobsClient
+		s.pages = newPageCache(st)
+		if opts.Metrics != nil {
+			registerPageCacheMetrics(opts.Metrics, s.pages)
+		}
 	}
 
 	if s.web, err = web.New(); err != nil {

@@ -13,7 +13,9 @@ import (
 )
 
 // CompactChangesWorker compacts the change feed: superseded events go at
-// once, tombstones after jobs.ChangesRetention.
+// once, tombstones after jobs.ChangesRetention. It also trims the record of
+// which transactions wrote bundles (store.TrimBundleWrites), the other
+// table the bundles' triggers append to.
 type CompactChangesWorker struct {
 	river.WorkerDefaults[jobs.CompactChangesArgs]
 	Store  *store.Store
@@ -27,6 +29,10 @@ func (w *CompactChangesWorker) Work(ctx context.Context, job *river.Job[jobs.Com
 	if err != nil {
 		return fmt.Errorf("worker: compact changes: %w", err)
 	}
-	w.Logger.Info("compact changes: dropped events", "dropped", n)
+	trimmed, err := w.Store.TrimBundleWrites(ctx, w.Now())
+	if err != nil {
+		return fmt.Errorf("worker: compact changes: %w", err)
+	}
+	w.Logger.Info("compact changes: dropped events", "dropped", n, "bundle_writes_trimmed", trimmed)
 	return nil
 }

@@ -1,0 +1,232 @@
+// Package pagecache keeps answers computed from the index (pages of search
+// results) in memory for as long as no transaction has written bundles
+// since they were computed, and no longer: an answer served from it is the
+// answer the database would give at the moment the request arrived.
+//
+// Freshness is asked of the database on every lookup, but not once per
+// lookup: lookups that arrive while a check is under way wait for the next
+// one, which starts when it ends, so one round trip answers every lookup
+// that arrived during the one before (a check that began before a lookup
+// arrived could miss a write committed just before it). A check that finds
+// a write empties the cache. See store.BundlesWritten for how a write is
+// found whatever the order in which writers commit.
+//
+// Memory is bounded by Options.MaxBytes of stored values; past it a value
+// chosen at random makes room (least recently used would evict everything
+// of a working set a little larger than the cache, cycled in order, before
+// its next use).
+package pagecache
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// CheckFunc reports whether bundles were written since the snapshot since
+// ("" for none: then it reports written) and returns a snapshot of now;
+// store.BundlesWritten.
+type CheckFunc func(ctx context.Context, since string) (now string, written bool, err error)
+
+// Options configure a Cache.
+type Options struct {
+	Check CheckFunc
+	// MaxBytes bounds the sizes of the values held, as Put is told them.
+	MaxBytes int
+	// Now is the clock of snapshot ages; time.Now when nil.
+	Now func() time.Time
+}
+
+// maxSnapshotAge is the oldest snapshot a check compares with: older, it
+// asks with none and the cache starts over. store.TrimBundleWrites keeps an
+// hour of writes, so a snapshot this old still finds every write since.
+const maxSnapshotAge = 10 * time.Minute
+
+// checkTimeout bounds one check; the lookups waiting for it miss when it
+// fails.
+const checkTimeout = 2 * time.Second
+
+// maxShare is the largest share of MaxBytes one value may take.
+const maxShare = 8
+
+// Cache is a bounded map from keys to values of type V, valid while the
+// index is unchanged. Its methods are safe for concurrent use.
+type Cache[V any] struct {
+	check    CheckFunc
+	maxBytes int
+	now      func() time.Time
+
+	mu      sync.Mutex
+	gen     uint64 // bumped by each check that finds a write
+	snap    string // the snapshot of the last check that succeeded
+	snapAt  time.Time
+	running *round // the check under way
+	queued  *round // the check that starts when it ends
+	entries map[string]*entry[V]
+	keys    []string // the keys of entries, for eviction at random
+	bytes   int
+	stats   Stats
+}
+
+type entry[V any] struct {
+	value V
+	size  int
+	at    int // index in keys
+}
+
+// round is one check and the lookups waiting for it.
+type round struct {
+	done chan struct{}
+	gen  uint64
+	err  error
+}
+
+// Stats are a cache's counts since it was made.
+type Stats struct {
+	Hits, Misses uint64
+	// Unchecked counts lookups answered without the cache because the
+	// check failed or the caller gave up waiting.
+	Unchecked uint64
+	// Emptied counts the checks that found a write.
+	Emptied uint64
+	Entries int
+	Bytes   int
+}
+
+// New makes an empty cache.
+func New[V any](o Options) *Cache[V] {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Cache[V]{check: o.Check, maxBytes: o.MaxBytes, now: now, entries: map[string]*entry[V]{}}
+}
+
+// Ticket says which state of the index a value computed after Get was
+// computed from; Put stores the value only if that state is still current.
+type Ticket struct {
+	gen   uint64
+	valid bool
+}
+
+// Get returns the value under key when nothing was written since it was
+// stored, as a check that began after Get was called found. On a miss it
+// returns the ticket to Put the computed value with; the ticket of a
+// failed check (or a ctx done while waiting) stores nothing.
+func (c *Cache[V]) Get(ctx context.Context, key string) (V, Ticket, bool) {
+	var zero V
+	gen, err := c.fresh(ctx)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.stats.Unchecked++
+		return zero, Ticket{}, false
+	}
+	if e, ok := c.entries[key]; ok && gen == c.gen {
+		c.stats.Hits++
+		return e.value, Ticket{}, true
+	}
+	c.stats.Misses++
+	return zero, Ticket{gen: gen, valid: true}, false
+}
+
+// Put stores v of the given size under key, if t is a ticket of the
+// current state of the index and v fits.
+func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
+	if !t.valid || size > c.maxBytes/maxShare {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.gen != c.gen {
+		return // a write was found since: v may be stale
+	}
+	if old, ok := c.entries[key]; ok {
+		c.remove(key, old)
+	}
+	for c.bytes+size > c.maxBytes && len(c.keys) > 0 {
+		k := c.keys[rand.IntN(len(c.keys))]
+		c.remove(k, c.entries[k])
+	}
+	c.entries[key] = &entry[V]{value: v, size: size, at: len(c.keys)}
+	c.keys = append(c.keys, key)
+	c.bytes += size
+}
+
+// remove drops e, the entry of key, keeping keys dense.
+func (c *Cache[V]) remove(key string, e *entry[V]) {
+	last := len(c.keys) - 1
+	moved := c.keys[last]
+	c.keys[e.at] = moved
+	c.entries[moved].at = e.at
+	c.keys = c.keys[:last]
+	delete(c.entries, key)
+	c.bytes -= e.size
+}
+
+// Stats returns the cache's counts.
+func (c *Cache[V]) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Entries, s.Bytes = len(c.entries), c.bytes
+	return s
+}
+
+// fresh returns the generation of the index as a check that began after
+// the call found it.
+func (c *Cache[V]) fresh(ctx context.Context) (uint64, error) {
+	c.mu.Lock()
+	var r *round
+	switch {
+	case c.running == nil:
+		r = &round{done: make(chan struct{})}
+		c.running = r
+		go c.run(r)
+	case c.queued != nil:
+		r = c.queued
+	default:
+		r = &round{done: make(chan struct{})}
+		c.queued = r
+	}
+	c.mu.Unlock()
+	select {
+	case <-r.done:
+		return r.gen, r.err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// run performs r's check, then the check queued meanwhile, until none is.
+func (c *Cache[V]) run(r *round) {
+	for r != nil {
+		c.mu.Lock()
+		since, started := c.snap, c.now()
+		if started.Sub(c.snapAt) > maxSnapshotAge {
+			since = ""
+		}
+		c.mu.Unlock()
+
+		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+		now, written, err := c.check(ctx, since)
+		cancel()
+
+		c.mu.Lock()
+		if err == nil {
+			if written {
+				c.gen++
+				c.stats.Emptied++
+				clear(c.entries)
+				c.keys, c.bytes = c.keys[:0], 0
+			}
+			c.snap, c.snapAt = now, started
+		}
+		r.gen, r.err = c.gen, err
+		close(r.done)
+		r, c.queued = c.queued, nil
+		c.running = r
+		c.mu.Unlock()
+	}
+}

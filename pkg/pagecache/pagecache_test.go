@@ -1,0 +1,252 @@
+package pagecache
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// db stands for the database's side of a check: a version that each write
+// advances. Its snapshots are versions; a write is found when the version
+// moved past the snapshot asked with. gate, when set, holds each check
+// after it read the version, as a slow round trip would.
+type db struct {
+	version atomic.Int64
+	checks  atomic.Int64
+	fail    atomic.Bool
+	gate    chan struct{}
+	started chan struct{}
+}
+
+func (d *db) check(ctx context.Context, since string) (string, bool, error) {
+	d.checks.Add(1)
+	v := d.version.Load()
+	if d.started != nil {
+		d.started <- struct{}{}
+	}
+	if d.gate != nil {
+		<-d.gate
+	}
+	if d.fail.Load() {
+		return "", false, errors.New("database down")
+	}
+	if since == "" {
+		return strconv.FormatInt(v, 10), true, nil
+	}
+	s, _ := strconv.ParseInt(since, 10, 64)
+	return strconv.FormatInt(v, 10), v > s, nil
+}
+
+func TestHitsUntilAWrite(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	if _, tk, ok := c.Get(ctx, "q=a"); ok {
+		t.Fatal("empty cache: want a miss")
+	} else {
+		c.Put(tk, "q=a", "page a", 10)
+	}
+	if v, _, ok := c.Get(ctx, "q=a"); !ok || v != "page a" {
+		t.Fatalf("after Put: %q, %v; want the page", v, ok)
+	}
+	d.version.Add(1)
+	if _, _, ok := c.Get(ctx, "q=a"); ok {
+		t.Fatal("after a write: want a miss")
+	}
+	if s := c.Stats(); s.Hits != 1 || s.Misses != 2 || s.Emptied != 2 || s.Entries != 0 {
+		t.Fatalf("stats %+v: want 1 hit, 2 misses, emptied twice (first check, the write), no entry", s)
+	}
+}
+
+func TestPutWithAStaleTicketStoresNothing(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	_, tk, _ := c.Get(ctx, "q=a")
+	d.version.Add(1) // written while the page was computed
+	c.Get(ctx, "q=b")
+	c.Put(tk, "q=a", "maybe stale", 10)
+	if _, _, ok := c.Get(ctx, "q=a"); ok {
+		t.Fatal("a value computed before a write was found must not be stored")
+	}
+}
+
+// A lookup must not be answered by a check that began before it: that
+// check may have missed a write committed just before the lookup.
+func TestLookupWaitsForACheckBegunAfterIt(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	_, tk, _ := c.Get(ctx, "q=a")
+	c.Put(tk, "q=a", "page a", 10)
+
+	d.gate, d.started = make(chan struct{}), make(chan struct{}, 4)
+	first := make(chan bool)
+	go func() { _, _, ok := c.Get(ctx, "q=a"); first <- ok }()
+	<-d.started // the first check has read the version
+	d.version.Add(1)
+	second := make(chan bool)
+	go func() { _, _, ok := c.Get(ctx, "q=a"); second <- ok }()
+	time.Sleep(20 * time.Millisecond) // let the second lookup queue
+	d.gate <- struct{}{}
+	if !<-first {
+		t.Fatal("the first lookup began before the write: want a hit")
+	}
+	select {
+	case <-d.started:
+		d.gate <- struct{}{}
+	case ok := <-second:
+		t.Fatalf("the second lookup was answered (hit %v) without a check begun after it", ok)
+	}
+	if <-second {
+		t.Fatal("the second lookup began after the write: want a miss")
+	}
+}
+
+func TestConcurrentLookupsShareChecks(t *testing.T) {
+	ctx := context.Background()
+	d := &db{gate: make(chan struct{}), started: make(chan struct{}, 100)}
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	go func() { c.Get(ctx, "warm") }()
+	<-d.started
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() { c.Get(ctx, "q") })
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(d.gate)
+	wg.Wait()
+	if n := d.checks.Load(); n != 2 {
+		t.Fatalf("%d checks for 51 lookups, 50 of them during the first: want 2", n)
+	}
+}
+
+func TestFailedCheck(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	_, tk, _ := c.Get(ctx, "q=a")
+	c.Put(tk, "q=a", "page a", 10)
+	d.fail.Store(true)
+	_, tk, ok := c.Get(ctx, "q=a")
+	if ok {
+		t.Fatal("a failed check: want no answer from the cache")
+	}
+	c.Put(tk, "q=b", "page b", 10)
+	d.fail.Store(false)
+	if _, _, ok := c.Get(ctx, "q=b"); ok {
+		t.Fatal("the ticket of a failed check stored a value")
+	}
+	if _, _, ok := c.Get(ctx, "q=a"); !ok {
+		t.Fatal("nothing written: the stored page is still good after the database is back")
+	}
+	if s := c.Stats(); s.Unchecked != 1 {
+		t.Fatalf("stats %+v: want 1 unchecked", s)
+	}
+}
+
+func TestCanceledWait(t *testing.T) {
+	d := &db{gate: make(chan struct{})}
+	defer close(d.gate)
+	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, tk, ok := c.Get(ctx, "q"); ok || tk.valid {
+		t.Fatal("a lookup whose caller gave up: want a miss with a ticket that stores nothing")
+	}
+}
+
+func TestOldSnapshotStartsOver(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	c := New[string](Options{Check: d.check, MaxBytes: 1000, Now: func() time.Time { return now }})
+	_, tk, _ := c.Get(ctx, "q=a")
+	c.Put(tk, "q=a", "page a", 10)
+	now = now.Add(maxSnapshotAge - time.Second)
+	if _, _, ok := c.Get(ctx, "q=a"); !ok {
+		t.Fatal("a young snapshot: want a hit")
+	}
+	now = now.Add(maxSnapshotAge + time.Second)
+	if _, _, ok := c.Get(ctx, "q=a"); ok {
+		t.Fatal("a snapshot older than maxSnapshotAge: want the cache emptied")
+	}
+}
+
+func TestMemoryBound(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[int](Options{Check: d.check, MaxBytes: 800})
+	for i := range 100 {
+		_, tk, _ := c.Get(ctx, strconv.Itoa(i))
+		c.Put(tk, strconv.Itoa(i), i, 50)
+		if s := c.Stats(); s.Bytes > 800 {
+			t.Fatalf("after %d puts: %d bytes held, bound 800", i+1, s.Bytes)
+		}
+	}
+	if s := c.Stats(); s.Entries != 16 || s.Bytes != 800 {
+		t.Fatalf("stats %+v: want 16 entries of 50 bytes", s)
+	}
+	_, tk, _ := c.Get(ctx, "big")
+	c.Put(tk, "big", 1, 101) // over MaxBytes/maxShare
+	if _, _, ok := c.Get(ctx, "big"); ok {
+		t.Fatal("a value over an eighth of the bound was stored")
+	}
+	_, tk, _ = c.Get(ctx, "5")
+	c.Put(tk, "5", 55, 50) // replacing a key keeps the count right
+	if s := c.Stats(); s.Entries != 16 || s.Bytes != 800 {
+		t.Fatalf("after replacing a key: %+v", s)
+	}
+}
+
+// Under concurrent writes, every hit is at least as new as the index was
+// when its lookup began (read after write), and memory stays bounded.
+func TestConcurrentReadAfterWrite(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[int64](Options{Check: d.check, MaxBytes: 40})
+	stop := make(chan struct{})
+	var writers sync.WaitGroup
+	writers.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				d.version.Add(1)
+				time.Sleep(50 * time.Microsecond)
+			}
+		}
+	})
+	var readers sync.WaitGroup
+	var hits atomic.Int64
+	for r := range 8 {
+		readers.Go(func() {
+			for i := range 2000 {
+				key := strconv.Itoa((r + i) % 6)
+				before := d.version.Load()
+				v, tk, ok := c.Get(ctx, key)
+				if ok {
+					hits.Add(1)
+					if v < before {
+						t.Errorf("hit of version %d for a lookup begun at %d", v, before)
+						return
+					}
+					continue
+				}
+				c.Put(tk, key, d.version.Load(), 10)
+			}
+		})
+	}
+	readers.Wait()
+	close(stop)
+	writers.Wait()
+	if s := c.Stats(); s.Bytes > 40 {
+		t.Fatalf("%d bytes held, bound 40", s.Bytes)
+	}
+	t.Logf("%d hits of 16000 lookups", hits.Load())
+}

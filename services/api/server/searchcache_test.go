@@ -1,0 +1,148 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// widget is a bundle found by q=widgets.
+func widget(n int) (string, wire.Card) {
+	return fmt.Sprintf("w%d", n), wire.Card{Name: fmt.Sprintf("Widgets %d", n), Tagline: "widgets", Description: "All about widgets.",
+		OKFVersion: "0.1", Concepts: 1, Type: "reference"}
+}
+
+// A search answered from the page cache is the answer the database gives
+// when the request arrives: a write is seen by the next request, whatever
+// process wrote it.
+func TestSearchPageCacheSeesEveryWrite(t *testing.T) {
+	a := newAPI(t, "base")
+	name, card := widget(1)
+	first := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	const path = "/api/bundles?q=widgets&sort=relevance"
+
+	var p wire.Page
+	body1 := a.get(path, 200, &p)
+	if got := pageIDs(p); len(got) != 1 || got[0] != first {
+		t.Fatalf("first search: %v, want [%s]", got, first)
+	}
+	if body2 := a.get(path, 200, nil); string(body2) != string(body1) {
+		t.Fatal("the same search with nothing written: a different answer")
+	}
+	if s := a.server.pages.Stats(); s.Hits != 1 || s.Misses != 1 {
+		t.Fatalf("page cache %+v: want 1 miss, then 1 hit", s)
+	}
+
+	name, card = widget(2)
+	second := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	a.get(path, 200, &p)
+	if got := pageIDs(p); len(got) != 2 {
+		t.Fatalf("after a second bundle was written: %v, want both", got)
+	}
+	if err := a.store.HideBundle(t.Context(), second); err != nil {
+		t.Fatal(err)
+	}
+	a.get(path, 200, &p)
+	if got := pageIDs(p); len(got) != 1 || got[0] != first {
+		t.Fatalf("after the second was hidden: %v, want [%s]", got, first)
+	}
+	// A changed signal changes the card in the page.
+	name, card = widget(1)
+	upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(40, "Go", "MIT")))
+	a.get(path, 200, &p)
+	if len(p.Items) != 1 || p.Items[0].Repo == nil || p.Items[0].Repo.Stars != 40 {
+		t.Fatalf("after the stars changed: %+v, want 40 stars", p.Items)
+	}
+	// The same query written otherwise is the same page.
+	a.get("/api/bundles?sort=relevance&q="+url.QueryEscape("widgets")+"&limit=24", 200, nil)
+	if s := a.server.pages.Stats(); s.Hits != 2 {
+		t.Fatalf("page cache %+v: want the spelled-out query to hit", s)
+	}
+}
+
+// Under concurrent writers every search sees at least the bundles whose
+// write had returned before the search was sent.
+func TestSearchPageCacheReadAfterWriteUnderConcurrency(t *testing.T) {
+	a := newAPI(t, "base")
+	const writers, each = 2, 15
+	var written atomic.Int64
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				name, card := widget(w*each + i)
+				upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(1, "", "")))
+				written.Add(1)
+			}
+		})
+	}
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 4 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				before := written.Load()
+				var p wire.Page
+				a.get("/api/bundles?q=widgets&limit=100", 200, &p)
+				if int64(len(p.Items)) < before {
+					t.Errorf("a search sent after %d writes returned %d bundles", before, len(p.Items))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	readers.Wait()
+	var p wire.Page
+	a.get("/api/bundles?q=widgets&limit=100", 200, &p)
+	if len(p.Items) != writers*each {
+		t.Fatalf("after the writers: %d bundles, want %d", len(p.Items), writers*each)
+	}
+	t.Logf("page cache: %+v", a.server.pages.Stats())
+}
+
+// The page cache's counts are on the operator's metrics.
+func TestPageCacheMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	a := newAPIWithOptions(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase}, Options{Metrics: reg})
+	for range 3 {
+		a.get("/api/bundles?q=widgets", 200, nil)
+	}
+	want := map[string]float64{`okf_page_cache_lookups_total{result="hit"}`: 2, `okf_page_cache_lookups_total{result="miss"}`: 1,
+		`okf_page_cache_lookups_total{result="unchecked"}`: 0, "okf_page_cache_emptied_total": 1}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			name := f.GetName()
+			for _, l := range m.GetLabel() {
+				name += fmt.Sprintf(`{%s=%q}`, l.GetName(), l.GetValue())
+			}
+			got[name] = m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if got["okf_page_cache_bytes"] <= 0 {
+		t.Errorf("okf_page_cache_bytes = %v, want the page held", got["okf_page_cache_bytes"])
+	}
+}
