@@ -22,6 +22,7 @@ import (
 type apiProcess struct {
 	cmd    *exec.Cmd
 	base   string // http://127.0.0.1:port
+	ops    string // its operator listener, http://127.0.0.1:port
 	stderr *bytes.Buffer
 	done   chan error
 }
@@ -40,7 +41,7 @@ func startAPI(ctx context.Context, bin, dbURL, logFile string) (*apiProcess, err
 	if err != nil {
 		return nil, err
 	}
-	p := &apiProcess{base: "http://" + apiAddr, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	p := &apiProcess{base: "http://" + apiAddr, ops: "http://" + opsAddr, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(bin)
 	p.cmd.Env = []string{
 		"DATABASE_URL=" + dbURL,
@@ -192,4 +193,49 @@ func (s *rssSampler) Stop() int64 {
 	close(s.stop)
 	s.wg.Wait()
 	return s.peak
+}
+
+// cacheLookups are the API's page cache counters (okf_page_cache_lookups_total
+// by result) as its operator listener's /metrics says them.
+type cacheLookups struct{ hit, miss, unchecked float64 }
+
+// pageCache reads the page cache counters of the API.
+func (p *apiProcess) pageCache() (cacheLookups, error) {
+	resp, err := http.Get(p.ops + "/metrics")
+	if err != nil {
+		return cacheLookups{}, err
+	}
+	defer resp.Body.Close()
+	var c cacheLookups
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok || !strings.HasPrefix(name, "okf_page_cache_lookups_total{") {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return cacheLookups{}, fmt.Errorf("metrics: %q: %w", sc.Text(), err)
+		}
+		switch {
+		case strings.Contains(name, `result="hit"`):
+			c.hit = v
+		case strings.Contains(name, `result="miss"`):
+			c.miss = v
+		case strings.Contains(name, `result="unchecked"`):
+			c.unchecked = v
+		}
+	}
+	return c, sc.Err()
+}
+
+// cacheLine says what share of the run's searches the page cache answered.
+func cacheLine(before, after cacheLookups) string {
+	hit, miss, unchecked := after.hit-before.hit, after.miss-before.miss, after.unchecked-before.unchecked
+	total := hit + miss + unchecked
+	if total == 0 {
+		return "page cache: no lookups"
+	}
+	return fmt.Sprintf("page cache: %.0f of %.0f searches answered from it (%.1f%%), %.0f computed, %.0f unchecked",
+		hit, total, 100*hit/total, miss, unchecked)
 }

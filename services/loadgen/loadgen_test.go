@@ -380,3 +380,20 @@ func TestShapesMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestCacheLine(t *testing.T) {
+	for _, c := range []struct {
+		before, after cacheLookups
+		want          string
+	}{
+		{cacheLookups{}, cacheLookups{}, "page cache: no lookups"},
+		{cacheLookups{hit: 10, miss: 5}, cacheLookups{hit: 100, miss: 15},
+			"page cache: 90 of 100 searches answered from it (90.0%), 10 computed, 0 unchecked"},
+		{cacheLookups{}, cacheLookups{miss: 3, unchecked: 1},
+			"page cache: 0 of 4 searches answered from it (0.0%), 3 computed, 1 unchecked"},
+	} {
+		if got := cacheLine(c.before, c.after); got != c.want {
+			t.Errorf("cacheLine(%+v, %+v) = %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+}

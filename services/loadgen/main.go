@@ -142,8 +142,16 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	cache0, err := api.pageCache()
+	if err != nil {
+		return err
+	}
 	t0, load0 := time.Now(), loadAverage()
 	drive(ctx, routes, o.duration)
+	cache1, err := api.pageCache()
+	if err != nil {
+		return err
+	}
 	cpu1, err := readCPU(pid, pg)
 	if err != nil {
 		return err
@@ -158,7 +166,8 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
 		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0)) +
-			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage())}
+			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage()),
+		cache: cacheLine(cache0, cache1)}
 	for _, rt := range routes {
 		rep.routes = append(rep.routes, rt.stats)
 	}

@@ -31,6 +31,7 @@ type report struct {
 	baselineEach                     time.Duration
 	streams                          int
 	cpu                              string // cpuLine of the run
+	cache                            string // cacheLine of the run
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Millisecond)) }
@@ -101,6 +102,9 @@ func (r report) write(w io.Writer) {
 		mb(r.idleRSS), mb(r.hwm), mb(r.sampledRSS), mb(r.endRSS))
 	if r.cpu != "" {
 		fmt.Fprintln(w, r.cpu)
+	}
+	if r.cache != "" {
+		fmt.Fprintln(w, r.cache)
 	}
 
 	byName := map[string]*routeStats{}
