@@ -11,8 +11,9 @@
 // a write empties the cache. See store.BundlesWritten for how a write is
 // found whatever the order in which writers commit.
 //
-// Memory is bounded by Options.MaxBytes of stored values; past it a value
-// chosen at random makes room (least recently used would evict everything
+// A Tracker runs the checks; any number of caches share one (search pages
+// and cards ask the same question). Memory is bounded by each cache's
+// MaxBytes of stored values; past it a value chosen at random makes room (least recently used would evict everything
 // of a working set a little larger than the cache, cycled in order, before
 // its next use).
 package pagecache
@@ -29,13 +30,28 @@ import (
 // store.BundlesWritten.
 type CheckFunc func(ctx context.Context, since string) (now string, written bool, err error)
 
-// Options configure a Cache.
-type Options struct {
-	Check CheckFunc
-	// MaxBytes bounds the sizes of the values held, as Put is told them.
-	MaxBytes int
-	// Now is the clock of snapshot ages; time.Now when nil.
-	Now func() time.Time
+// Tracker follows the generation of the index: a number that grows each
+// time a check finds bundles written.
+type Tracker struct {
+	check CheckFunc
+	now   func() time.Time
+
+	mu      sync.Mutex
+	gen     uint64 // bumped by each check that finds a write
+	snap    string // the snapshot of the last check that succeeded
+	snapAt  time.Time
+	running *round // the check under way
+	queued  *round // the check that starts when it ends
+	emptied uint64 // checks that found a write
+}
+
+// NewTracker makes a tracker asking check; now is the clock of snapshot
+// ages (time.Now when nil).
+func NewTracker(check CheckFunc, now func() time.Time) *Tracker {
+	if now == nil {
+		now = time.Now
+	}
+	return &Tracker{check: check, now: now}
 }
 
 // maxSnapshotAge is the oldest snapshot a check compares with: older, it
@@ -53,16 +69,11 @@ const maxShare = 8
 // Cache is a bounded map from keys to values of type V, valid while the
 // index is unchanged. Its methods are safe for concurrent use.
 type Cache[V any] struct {
-	check    CheckFunc
+	tracker  *Tracker
 	maxBytes int
-	now      func() time.Time
 
 	mu      sync.Mutex
-	gen     uint64 // bumped by each check that finds a write
-	snap    string // the snapshot of the last check that succeeded
-	snapAt  time.Time
-	running *round // the check under way
-	queued  *round // the check that starts when it ends
+	gen     uint64 // the generation of the entries
 	entries map[string]*entry[V]
 	keys    []string // the keys of entries, for eviction at random
 	bytes   int
@@ -88,19 +99,13 @@ type Stats struct {
 	// Unchecked counts lookups answered without the cache because the
 	// check failed or the caller gave up waiting.
 	Unchecked uint64
-	// Emptied counts the checks that found a write.
-	Emptied uint64
-	Entries int
-	Bytes   int
+	Entries   int
+	Bytes     int
 }
 
-// New makes an empty cache.
-func New[V any](o Options) *Cache[V] {
-	now := o.Now
-	if now == nil {
-		now = time.Now
-	}
-	return &Cache[V]{check: o.Check, maxBytes: o.MaxBytes, now: now, entries: map[string]*entry[V]{}}
+// New makes an empty cache of at most maxBytes of values, fresh as t says.
+func New[V any](t *Tracker, maxBytes int) *Cache[V] {
+	return &Cache[V]{tracker: t, maxBytes: maxBytes, entries: map[string]*entry[V]{}}
 }
 
 // Ticket says which state of the index a value computed after Get was
@@ -116,12 +121,17 @@ type Ticket struct {
 // failed check (or a ctx done while waiting) stores nothing.
 func (c *Cache[V]) Get(ctx context.Context, key string) (V, Ticket, bool) {
 	var zero V
-	gen, err := c.fresh(ctx)
+	gen, err := c.tracker.current(ctx)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
 		c.stats.Unchecked++
 		return zero, Ticket{}, false
+	}
+	if gen > c.gen { // a write was found: every entry may be stale
+		c.gen = gen
+		clear(c.entries)
+		c.keys, c.bytes = c.keys[:0], 0
 	}
 	if e, ok := c.entries[key]; ok && gen == c.gen {
 		c.stats.Hits++
@@ -139,8 +149,13 @@ func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t.gen != c.gen {
+	if t.gen < c.gen {
 		return // a write was found since: v may be stale
+	}
+	if t.gen > c.gen {
+		c.gen = t.gen
+		clear(c.entries)
+		c.keys, c.bytes = c.keys[:0], 0
 	}
 	if old, ok := c.entries[key]; ok {
 		c.remove(key, old)
@@ -174,23 +189,30 @@ func (c *Cache[V]) Stats() Stats {
 	return s
 }
 
-// fresh returns the generation of the index as a check that began after
+// Emptied is how many checks found bundles written.
+func (t *Tracker) Emptied() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.emptied
+}
+
+// current returns the generation of the index as a check that began after
 // the call found it.
-func (c *Cache[V]) fresh(ctx context.Context) (uint64, error) {
-	c.mu.Lock()
+func (t *Tracker) current(ctx context.Context) (uint64, error) {
+	t.mu.Lock()
 	var r *round
 	switch {
-	case c.running == nil:
+	case t.running == nil:
 		r = &round{done: make(chan struct{})}
-		c.running = r
-		go c.run(r)
-	case c.queued != nil:
-		r = c.queued
+		t.running = r
+		go t.run(r)
+	case t.queued != nil:
+		r = t.queued
 	default:
 		r = &round{done: make(chan struct{})}
-		c.queued = r
+		t.queued = r
 	}
-	c.mu.Unlock()
+	t.mu.Unlock()
 	select {
 	case <-r.done:
 		return r.gen, r.err
@@ -200,33 +222,31 @@ func (c *Cache[V]) fresh(ctx context.Context) (uint64, error) {
 }
 
 // run performs r's check, then the check queued meanwhile, until none is.
-func (c *Cache[V]) run(r *round) {
+func (t *Tracker) run(r *round) {
 	for r != nil {
-		c.mu.Lock()
-		since, started := c.snap, c.now()
-		if started.Sub(c.snapAt) > maxSnapshotAge {
+		t.mu.Lock()
+		since, started := t.snap, t.now()
+		if started.Sub(t.snapAt) > maxSnapshotAge {
 			since = ""
 		}
-		c.mu.Unlock()
+		t.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
-		now, written, err := c.check(ctx, since)
+		now, written, err := t.check(ctx, since)
 		cancel()
 
-		c.mu.Lock()
+		t.mu.Lock()
 		if err == nil {
 			if written {
-				c.gen++
-				c.stats.Emptied++
-				clear(c.entries)
-				c.keys, c.bytes = c.keys[:0], 0
+				t.gen++
+				t.emptied++
 			}
-			c.snap, c.snapAt = now, started
+			t.snap, t.snapAt = now, started
 		}
-		r.gen, r.err = c.gen, err
+		r.gen, r.err = t.gen, err
 		close(r.done)
-		r, c.queued = c.queued, nil
-		c.running = r
-		c.mu.Unlock()
+		r, t.queued = t.queued, nil
+		t.running = r
+		t.mu.Unlock()
 	}
 }

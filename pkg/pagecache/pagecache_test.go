@@ -44,7 +44,7 @@ func (d *db) check(ctx context.Context, since string) (string, bool, error) {
 func TestHitsUntilAWrite(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	if _, tk, ok := c.Get(ctx, "q=a"); ok {
 		t.Fatal("empty cache: want a miss")
 	} else {
@@ -57,15 +57,18 @@ func TestHitsUntilAWrite(t *testing.T) {
 	if _, _, ok := c.Get(ctx, "q=a"); ok {
 		t.Fatal("after a write: want a miss")
 	}
-	if s := c.Stats(); s.Hits != 1 || s.Misses != 2 || s.Emptied != 2 || s.Entries != 0 {
-		t.Fatalf("stats %+v: want 1 hit, 2 misses, emptied twice (first check, the write), no entry", s)
+	if s := c.Stats(); s.Hits != 1 || s.Misses != 2 || s.Entries != 0 {
+		t.Fatalf("stats %+v: want 1 hit, 2 misses, no entry", s)
+	}
+	if n := c.tracker.Emptied(); n != 2 {
+		t.Fatalf("emptied %d times, want twice (the first check, the write)", n)
 	}
 }
 
 func TestPutWithAStaleTicketStoresNothing(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	_, tk, _ := c.Get(ctx, "q=a")
 	d.version.Add(1) // written while the page was computed
 	c.Get(ctx, "q=b")
@@ -80,7 +83,7 @@ func TestPutWithAStaleTicketStoresNothing(t *testing.T) {
 func TestLookupWaitsForACheckBegunAfterIt(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	_, tk, _ := c.Get(ctx, "q=a")
 	c.Put(tk, "q=a", "page a", 10)
 
@@ -110,7 +113,7 @@ func TestLookupWaitsForACheckBegunAfterIt(t *testing.T) {
 func TestConcurrentLookupsShareChecks(t *testing.T) {
 	ctx := context.Background()
 	d := &db{gate: make(chan struct{}), started: make(chan struct{}, 100)}
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	go func() { c.Get(ctx, "warm") }()
 	<-d.started
 	var wg sync.WaitGroup
@@ -128,7 +131,7 @@ func TestConcurrentLookupsShareChecks(t *testing.T) {
 func TestFailedCheck(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	_, tk, _ := c.Get(ctx, "q=a")
 	c.Put(tk, "q=a", "page a", 10)
 	d.fail.Store(true)
@@ -152,7 +155,7 @@ func TestFailedCheck(t *testing.T) {
 func TestCanceledWait(t *testing.T) {
 	d := &db{gate: make(chan struct{})}
 	defer close(d.gate)
-	c := New[string](Options{Check: d.check, MaxBytes: 1000})
+	c := New[string](NewTracker(d.check, nil), 1000)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	if _, tk, ok := c.Get(ctx, "q"); ok || tk.valid {
@@ -164,7 +167,7 @@ func TestOldSnapshotStartsOver(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	c := New[string](Options{Check: d.check, MaxBytes: 1000, Now: func() time.Time { return now }})
+	c := New[string](NewTracker(d.check, func() time.Time { return now }), 1000)
 	_, tk, _ := c.Get(ctx, "q=a")
 	c.Put(tk, "q=a", "page a", 10)
 	now = now.Add(maxSnapshotAge - time.Second)
@@ -180,7 +183,7 @@ func TestOldSnapshotStartsOver(t *testing.T) {
 func TestMemoryBound(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[int](Options{Check: d.check, MaxBytes: 800})
+	c := New[int](NewTracker(d.check, nil), 800)
 	for i := range 100 {
 		_, tk, _ := c.Get(ctx, strconv.Itoa(i))
 		c.Put(tk, strconv.Itoa(i), i, 50)
@@ -208,7 +211,7 @@ func TestMemoryBound(t *testing.T) {
 func TestConcurrentReadAfterWrite(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
-	c := New[int64](Options{Check: d.check, MaxBytes: 40})
+	c := New[int64](NewTracker(d.check, nil), 40)
 	stop := make(chan struct{})
 	var writers sync.WaitGroup
 	writers.Go(func() {
@@ -249,4 +252,33 @@ func TestConcurrentReadAfterWrite(t *testing.T) {
 		t.Fatalf("%d bytes held, bound 40", s.Bytes)
 	}
 	t.Logf("%d hits of 16000 lookups", hits.Load())
+}
+
+// Caches that share a tracker share its checks, and each drops what a
+// write made stale.
+func TestCachesShareATracker(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	tr := NewTracker(d.check, nil)
+	pages, cards := New[string](tr, 1000), New[string](tr, 1000)
+	_, tk, _ := pages.Get(ctx, "q=a")
+	pages.Put(tk, "q=a", "page", 10)
+	_, tk, _ = cards.Get(ctx, "id")
+	cards.Put(tk, "id", "card", 10)
+	if _, _, ok := pages.Get(ctx, "q=a"); !ok {
+		t.Fatal("page: want a hit")
+	}
+	d.version.Add(1)
+	if _, _, ok := cards.Get(ctx, "id"); ok {
+		t.Fatal("card after a write: want a miss")
+	}
+	if _, _, ok := pages.Get(ctx, "q=a"); ok {
+		t.Fatal("page after a write found through the other cache: want a miss")
+	}
+	if s := pages.Stats(); s.Entries != 0 {
+		t.Fatalf("pages %+v: the stale page is still held", s)
+	}
+	if n := d.checks.Load(); n != 5 {
+		t.Fatalf("%d checks for 5 lookups one after another: want 5", n)
+	}
 }

@@ -83,17 +83,22 @@ func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int,
 }
 
 // getBundle answers GET /api/bundles/{id}: the card of a live or low
-// bundle.
+// bundle, in JSON from the card cache, or in Markdown.
 func (s *Server) getBundle(c echo.Context) error {
-	b, err := s.bundle(c.Request().Context(), c.Param("id"))
+	ctx, id := c.Request().Context(), c.Param("id")
+	c.Response().Header().Add("Vary", "Accept")
+	if prefersMarkdown(c.Request().Header.Get("Accept")) {
+		b, err := s.bundle(ctx, id)
+		if err != nil {
+			return err
+		}
+		return writeConditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, cacheCard)
+	}
+	card, err := s.cardEncoded(ctx, id)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Add("Vary", "Accept")
-	if prefersMarkdown(c.Request().Header.Get("Accept")) {
-		return writeConditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, cacheCard)
-	}
-	return writeJSONConditional(c, b, b.UpdatedAt.Time, cacheCard)
+	return writeValidated(c, echo.MIMEApplicationJSON, card.body, card.v, cacheCard)
 }
 
 // bundle returns the published card of id; the REST route and the

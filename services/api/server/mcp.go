@@ -82,7 +82,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			if err != nil {
 				return nil, err
 			}
-			return s.searchTool(ctx, q)
+			return toolAnswer(s.searchEncoded(ctx, q))
 		}},
 		getBundle: &mcpTool{tool: &mcp.Tool{
 			Name:  "get_bundle",
@@ -96,7 +96,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			if !ok { // a path parameter: the route always has one
 				return nil, invalidParameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
 			}
-			return s.bundle(ctx, id)
+			return toolAnswer(s.cardEncoded(ctx, id))
 		}},
 		indexStats: &mcpTool{tool: &mcp.Tool{
 			Name:  "index_stats",

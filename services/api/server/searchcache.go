@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -12,22 +13,65 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// pageCacheBytes bounds the encoded search pages an API process keeps
-// (pkg/pagecache): a page of 24 cards is 50 to 80 KB, so some 300 to 500
-// pages, the hot queries of an index (the load harness's mix asks about
-// 250 distinct pages).
-const pageCacheBytes = 24 << 20
+// Bounds of what an API process keeps (pkg/pagecache): 24 MiB in all, so
+// that with the garbage collector's headroom (the heap grows to twice what
+// is live before a collection) the process stays near 100 MB. A page of 24
+// cards is 50 to 80 KB, so some 200 to 300 pages, the hot queries of an
+// index (the load harness's mix asks about 250 distinct pages); a card is
+// 1 to 4 KB, so some 3,000 cards.
+const (
+	pageCacheBytes = 16 << 20
+	cardCacheBytes = 8 << 20
+)
 
-// encodedPage is a search page as GET /api/bundles answers it: its JSON
-// and validators, computed once for every request that reads it.
+// encodedPage is a search page as GET /api/bundles answers it, or a card
+// as GET /api/bundles/{id} answers it in JSON: its body and validators,
+// computed once for every request that reads it.
 type encodedPage struct {
 	body []byte // ends with a newline, as marshal writes
 	v    validators
 }
 
-// newPageCache is the cache of encoded search pages of st.
-func newPageCache(st *store.Store) *pagecache.Cache[encodedPage] {
-	return pagecache.New[encodedPage](pagecache.Options{Check: st.BundlesWritten, MaxBytes: pageCacheBytes})
+// answerCaches are the caches of search pages and cards of st, sharing
+// one tracker of the index's freshness.
+type answerCaches struct {
+	tracker *pagecache.Tracker
+	pages   *pagecache.Cache[encodedPage]
+	cards   *pagecache.Cache[encodedPage]
+}
+
+func newAnswerCaches(st *store.Store) *answerCaches {
+	t := pagecache.NewTracker(st.BundlesWritten, nil)
+	return &answerCaches{tracker: t,
+		pages: pagecache.New[encodedPage](t, pageCacheBytes),
+		cards: pagecache.New[encodedPage](t, cardCacheBytes)}
+}
+
+// cached is the answer under key of c (nil: none), computed by compute on
+// a miss and then kept.
+func cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
+	var ticket pagecache.Ticket
+	if c != nil {
+		var hit encodedPage
+		var ok bool
+		if hit, ticket, ok = c.Get(ctx, key); ok {
+			return hit, nil
+		}
+	}
+	v, lastModified, err := compute()
+	if err != nil {
+		return encodedPage{}, err
+	}
+	body, err := marshal(v)
+	if err != nil {
+		return encodedPage{}, err
+	}
+	// marshal's buffer may be twice the body; what is kept is the body.
+	ep := encodedPage{body: bytes.Clone(body), v: validatorsOf(body, lastModified)}
+	if c != nil {
+		c.Put(ticket, key, ep, len(body)+len(key))
+	}
+	return ep, nil
 }
 
 // searchEncoded is the encoded page of a query string of GET /api/bundles,
@@ -40,34 +84,28 @@ func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPag
 	if err != nil {
 		return encodedPage{}, err
 	}
-	key := canonicalQuery(p)
-	var ticket pagecache.Ticket
-	if s.pages != nil {
-		var hit encodedPage
-		var ok bool
-		if hit, ticket, ok = s.pages.Get(ctx, key); ok {
-			return hit, nil
-		}
-	}
-	page, err := s.searchParsed(ctx, p)
-	if err != nil {
-		return encodedPage{}, err
-	}
-	body, err := marshal(page)
-	if err != nil {
-		return encodedPage{}, err
-	}
-	ep := encodedPage{body: body, v: validatorsOf(body, newestUpdate(page))}
-	if s.pages != nil {
-		s.pages.Put(ticket, key, ep, len(body)+len(key))
-	}
-	return ep, nil
+	return cached(ctx, s.caches.pages, canonicalQuery(p), func() (any, time.Time, error) {
+		page, err := s.searchParsed(ctx, p)
+		return page, newestUpdate(page), err
+	})
 }
 
-// searchTool answers the search_bundles tool with the page GET
-// /api/bundles answers, as JSON already encoded.
-func (s *Server) searchTool(ctx context.Context, rawQuery string) (any, error) {
-	ep, err := s.searchEncoded(ctx, rawQuery)
+// cardEncoded is the JSON card of id, from the card cache like
+// searchEncoded's pages. An id that cannot be a bundle id is a 404 without
+// a lookup.
+func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error) {
+	if !idShape.MatchString(id) {
+		return encodedPage{}, notFound("No public bundle has that id.")
+	}
+	return cached(ctx, s.caches.cards, id, func() (any, time.Time, error) {
+		card, err := s.bundle(ctx, id)
+		return card, card.UpdatedAt.Time, err
+	})
+}
+
+// toolAnswer is an encoded answer as an MCP tool returns it: the JSON the
+// REST route answers.
+func toolAnswer(ep encodedPage, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -85,27 +123,30 @@ func newestUpdate(page wire.Page) time.Time {
 	return newest
 }
 
-// registerPageCacheMetrics exports the page cache's counts on reg:
-// okf_page_cache_lookups_total by result (hit, miss, unchecked: the
-// freshness check failed and the page was computed), how many times a
-// write emptied it, and what it holds.
-func registerPageCacheMetrics(reg prometheus.Registerer, c *pagecache.Cache[encodedPage]) {
-	lookups := func(result string, f func(pagecache.Stats) uint64) {
-		registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "okf_page_cache_lookups_total",
-			Help:        "Search pages asked of the page cache, by result: hit, miss, or unchecked (the freshness check failed).",
-			ConstLabels: prometheus.Labels{"result": result},
-		}, func() float64 { return float64(f(c.Stats())) }))
+// registerMetrics exports the caches' counts on reg:
+// okf_page_cache_lookups_total by cache and result (hit, miss, unchecked:
+// the freshness check failed and the answer was computed), how many times
+// a write emptied them, and what each holds.
+func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
+	for cache, c := range map[string]*pagecache.Cache[encodedPage]{"search": a.pages, "card": a.cards} {
+		lookups := func(result string, f func(pagecache.Stats) uint64) {
+			registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name:        "okf_page_cache_lookups_total",
+				Help:        "Answers asked of the page caches (search pages, cards), by result: hit, miss, or unchecked (the freshness check failed).",
+				ConstLabels: prometheus.Labels{"cache": cache, "result": result},
+			}, func() float64 { return float64(f(c.Stats())) }))
+		}
+		lookups("hit", func(s pagecache.Stats) uint64 { return s.Hits })
+		lookups("miss", func(s pagecache.Stats) uint64 { return s.Misses })
+		lookups("unchecked", func(s pagecache.Stats) uint64 { return s.Unchecked })
+		registerOrExisting(reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "okf_page_cache_bytes",
+			Help:        "Bytes of encoded answers held by the page caches.",
+			ConstLabels: prometheus.Labels{"cache": cache},
+		}, func() float64 { return float64(c.Stats().Bytes) }))
 	}
-	lookups("hit", func(s pagecache.Stats) uint64 { return s.Hits })
-	lookups("miss", func(s pagecache.Stats) uint64 { return s.Misses })
-	lookups("unchecked", func(s pagecache.Stats) uint64 { return s.Unchecked })
 	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "okf_page_cache_emptied_total",
-		Help: "Freshness checks of the page cache that found bundles written, and emptied it.",
-	}, func() float64 { return float64(c.Stats().Emptied) }))
-	registerOrExisting(reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "okf_page_cache_bytes",
-		Help: "Bytes of encoded search pages held by the page cache.",
-	}, func() float64 { return float64(c.Stats().Bytes) }))
+		Help: "Freshness checks of the page caches that found bundles written, and emptied them.",
+	}, func() float64 { return float64(a.tracker.Emptied()) }))
 }

@@ -36,7 +36,7 @@ func TestSearchPageCacheSeesEveryWrite(t *testing.T) {
 	if body2 := a.get(path, 200, nil); string(body2) != string(body1) {
 		t.Fatal("the same search with nothing written: a different answer")
 	}
-	if s := a.server.pages.Stats(); s.Hits != 1 || s.Misses != 1 {
+	if s := a.server.caches.pages.Stats(); s.Hits != 1 || s.Misses != 1 {
 		t.Fatalf("page cache %+v: want 1 miss, then 1 hit", s)
 	}
 
@@ -62,7 +62,7 @@ func TestSearchPageCacheSeesEveryWrite(t *testing.T) {
 	}
 	// The same query written otherwise is the same page.
 	a.get("/api/bundles?sort=relevance&q="+url.QueryEscape("widgets")+"&limit=24", 200, nil)
-	if s := a.server.pages.Stats(); s.Hits != 2 {
+	if s := a.server.caches.pages.Stats(); s.Hits != 2 {
 		t.Fatalf("page cache %+v: want the spelled-out query to hit", s)
 	}
 }
@@ -111,7 +111,7 @@ func TestSearchPageCacheReadAfterWriteUnderConcurrency(t *testing.T) {
 	if len(p.Items) != writers*each {
 		t.Fatalf("after the writers: %d bundles, want %d", len(p.Items), writers*each)
 	}
-	t.Logf("page cache: %+v", a.server.pages.Stats())
+	t.Logf("page cache: %+v", a.server.caches.pages.Stats())
 }
 
 // The page cache's counts are on the operator's metrics.
@@ -121,8 +121,11 @@ func TestPageCacheMetrics(t *testing.T) {
 	for range 3 {
 		a.get("/api/bundles?q=widgets", 200, nil)
 	}
-	want := map[string]float64{`okf_page_cache_lookups_total{result="hit"}`: 2, `okf_page_cache_lookups_total{result="miss"}`: 1,
-		`okf_page_cache_lookups_total{result="unchecked"}`: 0, "okf_page_cache_emptied_total": 1}
+	a.get("/api/bundles/no-such-bundle", 404, nil)
+	want := map[string]float64{
+		`okf_page_cache_lookups_total{cache="search"}{result="hit"}`: 2, `okf_page_cache_lookups_total{cache="search"}{result="miss"}`: 1,
+		`okf_page_cache_lookups_total{cache="search"}{result="unchecked"}`: 0, `okf_page_cache_lookups_total{cache="card"}{result="miss"}`: 1,
+		"okf_page_cache_emptied_total": 1}
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +145,33 @@ func TestPageCacheMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
 	}
-	if got["okf_page_cache_bytes"] <= 0 {
-		t.Errorf("okf_page_cache_bytes = %v, want the page held", got["okf_page_cache_bytes"])
+	if k := `okf_page_cache_bytes{cache="search"}`; got[k] <= 0 {
+		t.Errorf("%s = %v, want the page held", k, got[k])
 	}
+}
+
+// A card is answered from the card cache until its bundle, or any other,
+// is written; the Markdown card and the get_bundle tool agree with it.
+func TestCardCache(t *testing.T) {
+	a := newAPI(t, "base")
+	name, card := widget(1)
+	id := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	var got wire.Card
+	first := a.get("/api/bundles/"+id, 200, &got)
+	if string(a.get("/api/bundles/"+id, 200, nil)) != string(first) {
+		t.Fatal("the same card with nothing written: a different answer")
+	}
+	if s := a.server.caches.cards.Stats(); s.Hits != 1 || s.Misses != 1 {
+		t.Fatalf("card cache %+v: want 1 miss, then 1 hit", s)
+	}
+	card.Tagline = "widgets, revised"
+	upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))
+	a.get("/api/bundles/"+id, 200, &got)
+	if got.Tagline != "widgets, revised" {
+		t.Fatalf("after the bundle changed: tagline %q", got.Tagline)
+	}
+	if err := a.store.HideBundle(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	a.getError("/api/bundles/"+id, 404, "not_found")
 }

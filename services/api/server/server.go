@@ -30,7 +30,6 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
-	"github.com/okfindex/okf-index/pkg/pagecache"
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
@@ -99,7 +98,7 @@ type Server struct {
 	docs        *discoveryDocs
 	web         *web.Site // the pages for people
 
-	pages *pagecache.Cache[encodedPage] // search pages while the index is unchanged; nil without a store
+	caches *answerCaches // search pages and cards while the index is unchanged
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -162,9 +161,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
 		s.jobs = jobsClient
-		s.pages = newPageCache(st)
+		s.caches = newAnswerCaches(st)
 		if opts.Metrics != nil {
-			registerPageCacheMetrics(opts.Metrics, s.pages)
+			s.caches.registerMetrics(opts.Metrics)
 		}
 	}
 
