@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -196,46 +197,81 @@ func (s *rssSampler) Stop() int64 {
 }
 
 // cacheLookups are the API's page cache counters (okf_page_cache_lookups_total
-// by result) as its operator listener's /metrics says them.
-type cacheLookups struct{ hit, miss, unchecked float64 }
+// by cache and result) as its operator listener's /metrics says them.
+type cacheLookups map[string]*lookups
+
+type lookups struct{ hit, miss, unchecked float64 }
 
 // pageCache reads the page cache counters of the API.
 func (p *apiProcess) pageCache() (cacheLookups, error) {
 	resp, err := http.Get(p.ops + "/metrics")
 	if err != nil {
-		return cacheLookups{}, err
+		return nil, err
 	}
 	defer resp.Body.Close()
-	var c cacheLookups
-	sc := bufio.NewScanner(resp.Body)
+	return parseCacheLookups(resp.Body)
+}
+
+// parseCacheLookups reads the lookups of each cache from a Prometheus text
+// exposition.
+func parseCacheLookups(r io.Reader) (cacheLookups, error) {
+	c := cacheLookups{}
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok || !strings.HasPrefix(name, "okf_page_cache_lookups_total{") {
+		series, value, ok := strings.Cut(sc.Text(), " ")
+		labels, found := strings.CutPrefix(series, "okf_page_cache_lookups_total{")
+		if !ok || !found {
 			continue
 		}
 		v, err := strconv.ParseFloat(value, 64)
 		if err != nil {
-			return cacheLookups{}, fmt.Errorf("metrics: %q: %w", sc.Text(), err)
+			return nil, fmt.Errorf("metrics: %q: %w", sc.Text(), err)
 		}
-		switch {
-		case strings.Contains(name, `result="hit"`):
-			c.hit = v
-		case strings.Contains(name, `result="miss"`):
-			c.miss = v
-		case strings.Contains(name, `result="unchecked"`):
-			c.unchecked = v
+		var cache, result string
+		for _, l := range strings.Split(strings.TrimSuffix(labels, "}"), ",") {
+			k, val, _ := strings.Cut(l, "=")
+			switch k {
+			case "cache":
+				cache = strings.Trim(val, `"`)
+			case "result":
+				result = strings.Trim(val, `"`)
+			}
+		}
+		if c[cache] == nil {
+			c[cache] = &lookups{}
+		}
+		switch result {
+		case "hit":
+			c[cache].hit = v
+		case "miss":
+			c[cache].miss = v
+		case "unchecked":
+			c[cache].unchecked = v
 		}
 	}
 	return c, sc.Err()
 }
 
-// cacheLine says what share of the run's searches the page cache answered.
+// cacheLine says what share of the run's searches and cards the page
+// caches answered.
 func cacheLine(before, after cacheLookups) string {
-	hit, miss, unchecked := after.hit-before.hit, after.miss-before.miss, after.unchecked-before.unchecked
-	total := hit + miss + unchecked
-	if total == 0 {
+	var parts []string
+	for _, name := range []string{"search", "card"} {
+		a, b := after[name], before[name]
+		if a == nil {
+			continue
+		}
+		if b == nil {
+			b = &lookups{}
+		}
+		hit, miss, unchecked := a.hit-b.hit, a.miss-b.miss, a.unchecked-b.unchecked
+		if total := hit + miss + unchecked; total > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.0f of %.0f answered from it (%.1f%%), %.0f computed, %.0f unchecked",
+				name, hit, total, 100*hit/total, miss, unchecked))
+		}
+	}
+	if len(parts) == 0 {
 		return "page cache: no lookups"
 	}
-	return fmt.Sprintf("page cache: %.0f of %.0f searches answered from it (%.1f%%), %.0f computed, %.0f unchecked",
-		hit, total, 100*hit/total, miss, unchecked)
+	return "page cache: " + strings.Join(parts, "; ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -382,18 +383,35 @@ func TestShapesMatch(t *testing.T) {
 }
 
 func TestCacheLine(t *testing.T) {
+	metrics := func(searchHit, searchMiss, cardHit int) cacheLookups {
+		text := fmt.Sprintf(`# HELP okf_page_cache_lookups_total Answers asked.
+# TYPE okf_page_cache_lookups_total counter
+okf_page_cache_lookups_total{cache="card",result="hit"} %d
+okf_page_cache_lookups_total{cache="card",result="miss"} 0
+okf_page_cache_lookups_total{cache="card",result="unchecked"} 0
+okf_page_cache_lookups_total{cache="search",result="hit"} %d
+okf_page_cache_lookups_total{cache="search",result="miss"} %d
+okf_page_cache_lookups_total{cache="search",result="unchecked"} 1
+okf_page_cache_bytes{cache="search"} 1.6e+07
+`, cardHit, searchHit, searchMiss)
+		c, err := parseCacheLookups(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
 	for _, c := range []struct {
 		before, after cacheLookups
 		want          string
 	}{
 		{cacheLookups{}, cacheLookups{}, "page cache: no lookups"},
-		{cacheLookups{hit: 10, miss: 5}, cacheLookups{hit: 100, miss: 15},
-			"page cache: 90 of 100 searches answered from it (90.0%), 10 computed, 0 unchecked"},
-		{cacheLookups{}, cacheLookups{miss: 3, unchecked: 1},
-			"page cache: 0 of 4 searches answered from it (0.0%), 3 computed, 1 unchecked"},
+		{metrics(10, 5, 0), metrics(100, 15, 0),
+			"page cache: search 90 of 100 answered from it (90.0%), 10 computed, 0 unchecked"},
+		{cacheLookups{}, metrics(3, 1, 4),
+			"page cache: search 3 of 5 answered from it (60.0%), 1 computed, 1 unchecked; card 4 of 4 answered from it (100.0%), 0 computed, 0 unchecked"},
 	} {
 		if got := cacheLine(c.before, c.after); got != c.want {
-			t.Errorf("cacheLine(%+v, %+v) = %q, want %q", c.before, c.after, got, c.want)
+			t.Errorf("cacheLine = %q, want %q", got, c.want)
 		}
 	}
 }
