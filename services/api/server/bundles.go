@@ -21,7 +21,7 @@ func (s *Server) searchBundles(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, page.body, page.v, cacheSearch)
+	return writeEncoded(c, page, cacheSearch)
 }
 
 // search validates a query string of GET /api/bundles and returns its
@@ -98,7 +98,7 @@ func (s *Server) getBundle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, card.body, card.v, cacheCard)
+	return writeEncoded(c, card, cacheCard)
 }
 
 // bundle returns the published card of id; the REST route and the

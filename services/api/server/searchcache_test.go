@@ -1,8 +1,14 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -174,4 +180,43 @@ func TestCardCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.getError("/api/bundles/"+id, 404, "not_found")
+}
+
+// Cached answers go out gzipped to clients that take it and inflated to
+// the others, with the same validators; a 304 carries no encoding.
+func TestCachedAnswersEncoding(t *testing.T) {
+	a := newAPI(t, "base")
+	name, card := widget(1)
+	id := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	for _, path := range []string{"/api/bundles?q=widgets", "/api/bundles/" + id} {
+		plainResp, plain := a.do("GET", path, http.Header{"Accept-Encoding": {"identity"}})
+		if plainResp.StatusCode != 200 || plainResp.Header.Get("Content-Encoding") != "" || !json.Valid(plain) {
+			t.Fatalf("%s without gzip: %d, encoding %q", path, plainResp.StatusCode, plainResp.Header.Get("Content-Encoding"))
+		}
+		for range 2 { // a miss, then a hit
+			resp, body := a.do("GET", path, http.Header{"Accept-Encoding": {"gzip, br"}})
+			if resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "Accept-Encoding") {
+				t.Fatalf("%s with gzip: encoding %q, Vary %q", path, resp.Header.Get("Content-Encoding"), resp.Header.Values("Vary"))
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inflated, err := io.ReadAll(zr)
+			if err != nil || !bytes.Equal(inflated, plain) {
+				t.Fatalf("%s: the gzipped body is not the plain one (%v)", path, err)
+			}
+			if resp.Header.Get("ETag") != plainResp.Header.Get("ETag") || len(body) >= len(plain) {
+				t.Fatalf("%s: ETag %q vs %q, %d gzipped bytes for %d", path, resp.Header.Get("ETag"), plainResp.Header.Get("ETag"), len(body), len(plain))
+			}
+		}
+		resp, _ := a.do("GET", path, http.Header{"Accept-Encoding": {"gzip"}, "If-None-Match": {plainResp.Header.Get("ETag")}})
+		if resp.StatusCode != 304 || resp.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s revalidated: %d, encoding %q; want 304 without one", path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		head, _ := a.do("HEAD", path, http.Header{"Accept-Encoding": {"gzip"}})
+		if head.StatusCode != 200 || head.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("HEAD %s: %d, encoding %q", path, head.StatusCode, head.Header.Get("Content-Encoding"))
+		}
+	}
 }
