@@ -11,8 +11,9 @@ import (
 // now to ask with next time. since is a snapshot this returned before (a
 // pg_snapshot's text); "" asks with none and reports written.
 //
-// It reads the read pool, the pool searches and cards are read from, so
-// that on a replica "now" is the replica's now. The rows it compares are
+// It reads the read database, which searches and cards are read from, so
+// that on a replica "now" is the replica's now, over a connection of its
+// own: a check must not wait behind the read pool's slow searches. The rows it compares are
 // those of bundle_writes (migration 0016), written by statement triggers on
 // bundles: a row visible to this statement but not in since is a write
 // committed in between, whatever the order in which writers committed.
@@ -23,7 +24,7 @@ func (s *Store) BundlesWritten(ctx context.Context, since string) (now string, w
 	if since != "" {
 		prev = &since
 	}
-	err = s.read.QueryRow(ctx, `SELECT pg_current_snapshot()::text,
+	err = s.fresh.QueryRow(ctx, `SELECT pg_current_snapshot()::text,
 		$1::text IS NULL OR EXISTS (
 			SELECT 1 FROM bundle_writes
 			WHERE xid >= pg_snapshot_xmin($1::pg_snapshot)

@@ -30,6 +30,10 @@ type Config struct {
 type Store struct {
 	write *pgxpool.Pool
 	read  *pgxpool.Pool
+	// fresh is one connection to the read database for BundlesWritten:
+	// the API's cached answers wait on it, so it must not queue behind
+	// the read pool's slow searches.
+	fresh *pgxpool.Pool
 	now   func() time.Time
 }
 
@@ -83,6 +87,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	for k, v := range readParams(timeout) {
 		rcfg.ConnConfig.RuntimeParams[k] = v
 	}
+	fcfg := rcfg.Copy()
+	fcfg.MaxConns, fcfg.MinConns = 1, 0
 	write, err := pgxpool.NewWithConfig(ctx, wcfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
@@ -92,16 +98,24 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("store: open read pool: %w", err)
 	}
+	fresh, err := pgxpool.NewWithConfig(ctx, fcfg)
+	if err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("store: open read pool: %w", err)
+	}
 	if err := write.Ping(ctx); err != nil {
 		write.Close()
 		read.Close()
+		fresh.Close()
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
-	return &Store{write: write, read: read, now: cfg.Now}, nil
+	return &Store{write: write, read: read, fresh: fresh, now: cfg.Now}, nil
 }
 
 // Close releases the connections.
 func (s *Store) Close() {
+	s.fresh.Close()
 	s.read.Close()
 	s.write.Close()
 }
