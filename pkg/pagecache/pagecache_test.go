@@ -282,3 +282,29 @@ func TestCachesShareATracker(t *testing.T) {
 		t.Fatalf("%d checks for 5 lookups one after another: want 5", n)
 	}
 }
+
+// However many lookups arrive, checks start at most once per spacing.
+func TestCheckSpacing(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	tr := NewTracker(d.check, nil)
+	tr.spacing = 5 * time.Millisecond
+	c := New[string](tr, 1000)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			for time.Since(start) < 100*time.Millisecond {
+				c.Get(ctx, "q")
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if n, most := tr.Checks(), uint64(elapsed/tr.spacing)+2; n > most {
+		t.Fatalf("%d checks in %s, spacing %s: want at most %d", n, elapsed, tr.spacing, most)
+	}
+	if s := c.Stats(); s.Misses+s.Hits < 100 {
+		t.Fatalf("%+v: want many lookups answered by few checks", s)
+	}
+}

@@ -188,8 +188,8 @@ func newestUpdate(page wire.Page) time.Time {
 
 // registerMetrics exports the caches' counts on reg:
 // okf_page_cache_lookups_total by cache and result (hit, miss, unchecked:
-// the freshness check failed and the answer was computed), how many times
-// a write emptied them, and what each holds.
+// the freshness check failed and the answer was computed), the checks made
+// and how many found a write, and what each cache holds.
 func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
 	for cache, c := range map[string]*pagecache.Cache[encodedPage]{"search": a.pages, "card": a.cards} {
 		lookups := func(result string, f func(pagecache.Stats) uint64) {
@@ -208,6 +208,10 @@ func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
 			ConstLabels: prometheus.Labels{"cache": cache},
 		}, func() float64 { return float64(c.Stats().Bytes) }))
 	}
+	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "okf_page_cache_checks_total",
+		Help: "Freshness checks of the page caches (each answers every lookup that waited for it).",
+	}, func() float64 { return float64(a.tracker.Checks()) }))
 	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "okf_page_cache_emptied_total",
 		Help: "Freshness checks of the page caches that found bundles written, and emptied them.",

@@ -131,7 +131,7 @@ func TestPageCacheMetrics(t *testing.T) {
 	want := map[string]float64{
 		`okf_page_cache_lookups_total{cache="search"}{result="hit"}`: 2, `okf_page_cache_lookups_total{cache="search"}{result="miss"}`: 1,
 		`okf_page_cache_lookups_total{cache="search"}{result="unchecked"}`: 0, `okf_page_cache_lookups_total{cache="card"}{result="miss"}`: 1,
-		"okf_page_cache_emptied_total": 1}
+		"okf_page_cache_emptied_total": 1, "okf_page_cache_checks_total": 4}
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
