@@ -15,8 +15,12 @@ import (
 // BenchmarkIngest measures writes with durable commits (fsync on, unlike
 // the test clusters): OKF_INGEST_N generated bundles (default 20000) through
 // UpsertBundles in batches of 500, the same again unchanged (nothing is
-// written), and 1,000 through UpsertBundle one transaction each, on a
-// private cluster of its own in the temp dir, removed after.
+// written), as many others by two writers at once (as okfctl import and
+// the load harness write), as many small ones (a 200-character description,
+// no concept list) by two writers, and 1,000 through UpsertBundle one
+// transaction each, on a private cluster of its own in the temp dir,
+// removed after. The generated bundles are heavy: a 1,000-character
+// description and up to 24 listed concepts, all of it in the search vector.
 func BenchmarkIngest(b *testing.B) {
 	n := envInt("OKF_INGEST_N", 20000)
 	ctx := context.Background()
@@ -49,10 +53,14 @@ func BenchmarkIngest(b *testing.B) {
 	if err := s.Pool().QueryRow(ctx, `SHOW fsync`).Scan(&fsync); err != nil {
 		b.Fatal(err)
 	}
-	g := newBenchGen(n + 1000)
-	ins := make([]store.BundleInput, n+1000)
+	g := newBenchGen(3*n + 1000)
+	ins := make([]store.BundleInput, 3*n+1000)
 	for i := range ins {
 		ins[i] = g.row(i).In
+	}
+	for i := 2 * n; i < 3*n; i++ { // small bundles
+		c := &ins[i].Card
+		c.Description, c.ConceptList = c.Description[:min(200, len(c.Description))], nil
 	}
 	rate := func(name string, count int, run func() error) {
 		t0 := time.Now()
@@ -63,19 +71,42 @@ func BenchmarkIngest(b *testing.B) {
 		b.ReportMetric(r, strings.NewReplacer(" ", "-", ",", "").Replace(name)+"-bundles/s")
 		fmt.Printf("%-36s %9.0f bundles/s\n", name, r)
 	}
-	batches := func() error {
-		for i := 0; i < n; i += 500 {
-			if _, err := s.UpsertBundles(ctx, ins[i:min(i+500, n)]); err != nil {
-				return err
+	// batches writes ins[from:to] in batches of 500, by writers at once.
+	batches := func(from, to, writers int) func() error {
+		return func() error {
+			next := make(chan int)
+			errs := make(chan error, writers)
+			for range writers {
+				go func() {
+					var err error
+					for i := range next {
+						if err == nil {
+							_, err = s.UpsertBundles(ctx, ins[i:min(i+500, to)])
+						}
+					}
+					errs <- err
+				}()
 			}
+			for i := from; i < to; i += 500 {
+				next <- i
+			}
+			close(next)
+			var err error
+			for range writers {
+				if e := <-errs; err == nil {
+					err = e
+				}
+			}
+			return err
 		}
-		return nil
 	}
 	fmt.Printf("\ningest of %d bundles, fsync=%s\n", n, fsync)
-	rate("batches of 500, new", n, batches)
-	rate("batches of 500, unchanged", n, batches)
+	rate("batches of 500, new", n, batches(0, n, 1))
+	rate("batches of 500, unchanged", n, batches(0, n, 1))
+	rate("batches of 500, 2 writers, new", n, batches(n, 2*n, 2))
+	rate("small, batches of 500, 2 writers, new", n, batches(2*n, 3*n, 2))
 	rate("one a transaction, new", 1000, func() error {
-		for _, in := range ins[n:] {
+		for _, in := range ins[3*n:] {
 			if _, err := s.UpsertBundle(ctx, in); err != nil {
 				return err
 			}
