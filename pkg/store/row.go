@@ -33,24 +33,33 @@ type signalCols struct {
 	License  *string    `json:"license"`
 }
 
+// equal reports whether a and b hold the same values (both times are UTC,
+// as stored). Field by field: it runs for every bundle a writer finds
+// stored, and comparing their JSON cost a re-import more than the rest of
+// its work in Go.
 func (a signalCols) equal(b signalCols) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
+	return eqPtr(a.Stars, b.Stars) && eqPtr(a.Forks, b.Forks) && eqPtr(a.State, b.State) &&
+		eqPtr(a.Language, b.Language) && eqPtr(a.License, b.License) &&
+		(a.PushedAt == nil) == (b.PushedAt == nil) && (a.PushedAt == nil || a.PushedAt.Equal(*b.PushedAt))
+}
+
+// eqPtr reports whether a and b are both nil or point to equal values.
+func eqPtr[T comparable](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
 }
 
 // newBundleRow cleans in and derives its columns.
 func newBundleRow(in BundleInput) bundleRow {
 	in = cleanInput(in)
 	r := bundleRow{in: in}
-	b, _ := json.Marshal(in.ConceptList) // cannot fail; nil is []
-	r.conceptList = string(b)
+	list, _ := json.Marshal(in.ConceptList) // cannot fail; nil is []
+	r.conceptList = string(list)
 	if in.Source.Origin != wire.OriginDomain && in.Source.Repo != nil && *in.Source.Repo != "" {
 		repo := strings.ToLower(*in.Source.Repo)
 		r.repo = &repo
 	}
 	r.ident = identText(in, r.repo)
-	r.contentHash = contentHash(in, r.repo)
+	r.contentHash = contentHash(in, r.repo, list)
 	r.sig = signalColumns(in.Repo)
 	return r
 }
@@ -120,8 +129,10 @@ func cleanPtr(p *string) *string {
 // timestamps: the raw root's hash, the card fields, the URLs and the source.
 // The hashed document is fixed (TestContentHashIsStable): a bundle whose
 // hash changes gets a new updated_at, so the encoding must not follow the
-// card type.
-func contentHash(in BundleInput, repo *string) string {
+// card type. list is json.Marshal of in.ConceptList, which the concept_list
+// column holds too: marshalled once, and json.Marshal copies it as it is
+// (it is already compact and escaped).
+func contentHash(in BundleInput, repo *string, list json.RawMessage) string {
 	src := in.Source
 	src.Repo = repo
 	b, _ := json.Marshal(struct {
@@ -131,7 +142,7 @@ func contentHash(in BundleInput, repo *string) string {
 		PageURL  string            `json:"page_url"`
 		Source   wire.BundleSource `json:"source"`
 		Low      bool              `json:"low"`
-	}{in.RootSHA256, hashedCard{in.Name, in.Tagline, in.Description, in.OKFVersion, in.Concepts, in.ConceptList, in.Type},
+	}{in.RootSHA256, hashedCard{in.Name, in.Tagline, in.Description, in.OKFVersion, in.Concepts, list, in.Type},
 		in.IndexURL, in.PageURL, src, in.Low})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -140,13 +151,13 @@ func contentHash(in BundleInput, repo *string) string {
 // hashedCard is the part of the card contentHash reads, in the order and
 // under the names it has always hashed.
 type hashedCard struct {
-	Name        string           `json:"name"`
-	Tagline     string           `json:"tagline"`
-	Description string           `json:"description"`
-	OKFVersion  string           `json:"okf_version"`
-	Concepts    int              `json:"concepts"`
-	ConceptList wire.ConceptList `json:"concept_list"`
-	Type        string           `json:"type"`
+	Name        string          `json:"name"`
+	Tagline     string          `json:"tagline"`
+	Description string          `json:"description"`
+	OKFVersion  string          `json:"okf_version"`
+	Concepts    int             `json:"concepts"`
+	ConceptList json.RawMessage `json:"concept_list"`
+	Type        string          `json:"type"`
 }
 
 // identText is the origin identifier as search indexes it: "owner/repo:path"

@@ -119,3 +119,36 @@ func TestConceptQuery(t *testing.T) {
 		}
 	}
 }
+
+// signalCols.equal says what comparing the columns' JSON said: same nil-ness
+// and same values, times by instant (both sides are UTC, as stored).
+func TestSignalColsEqual(t *testing.T) {
+	one, one2, two := 1, 1, 2
+	a, a2, b := "MIT", "MIT", "Apache-2.0"
+	t1 := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
+	t1b := t1 // another pointer, the same instant
+	t2 := t1.Add(time.Microsecond)
+	tests := []struct {
+		name string
+		x, y signalCols
+		want bool
+	}{
+		{"both empty", signalCols{}, signalCols{}, true},
+		{"same values, other pointers", signalCols{Stars: &one, License: &a, PushedAt: &t1},
+			signalCols{Stars: &one2, License: &a2, PushedAt: &t1b}, true},
+		{"stars differ", signalCols{Stars: &one}, signalCols{Stars: &two}, false},
+		{"stars nil on one side", signalCols{Stars: &one}, signalCols{}, false},
+		{"license differs", signalCols{License: &a}, signalCols{License: &b}, false},
+		{"pushed at differs", signalCols{PushedAt: &t1}, signalCols{PushedAt: &t2}, false},
+		{"pushed at nil on one side", signalCols{}, signalCols{PushedAt: &t1}, false},
+		{"pushed at same", signalCols{PushedAt: &t1}, signalCols{PushedAt: &t1b}, true},
+	}
+	for _, tt := range tests {
+		if got := tt.x.equal(tt.y); got != tt.want {
+			t.Errorf("%s: equal = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := tt.y.equal(tt.x); got != tt.want {
+			t.Errorf("%s (swapped): equal = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

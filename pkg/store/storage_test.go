@@ -1,0 +1,56 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// A heavy bundle (its search vector alone over the 2 kB TOAST threshold)
+// sends only its description and concept list to TOAST; the short columns
+// stay in the row (0017_bundle_storage), else every write pays a TOAST row
+// for each of them and every read of an id or a hash a TOAST probe.
+func TestHeavyBundleKeepsShortColumnsInRow(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	in := repoBundle("acme", "heavy", "docs/index.md")
+	var words []string
+	for i := range 200 {
+		words = append(words, fmt.Sprintf("w%dq%d", i, i*7919%1000))
+	}
+	in.Description = strings.Join(words, " ")[:1000]
+	in.ConceptList = nil
+	for i := range 24 {
+		in.ConceptList = append(in.ConceptList, wire.Concept{Name: fmt.Sprintf("Concept %d", i),
+			URL: fmt.Sprintf("https://example.org/c/%d.md", i), Summary: strings.Join(words[i*5:i*5+5], " ")})
+	}
+	in.Concepts = len(in.ConceptList)
+	mustUpsert(t, s, in)
+
+	var toast string
+	var vector int
+	if err := s.Pool().QueryRow(ctx, `SELECT c.reltoastrelid::regclass::text, pg_column_size(b.search)
+		FROM pg_class AS c, bundles AS b WHERE c.oid = 'bundles'::regclass AND b.id = $1`, in.ID).Scan(&toast, &vector); err != nil {
+		t.Fatal(err)
+	}
+	if vector < 2000 {
+		t.Fatalf("search vector of %d bytes: the bundle is not heavy enough to test this", vector)
+	}
+	var values int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(DISTINCT chunk_id) FROM `+toast).Scan(&values); err != nil {
+		t.Fatal(err)
+	}
+	if values < 1 || values > 2 {
+		t.Errorf("%d values in TOAST, want the description and the concept list at most (and at least one)", values)
+	}
+	got, err := s.GetBundle(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Description != in.Description || len(got.ConceptList) != 24 || got.Name != in.Name {
+		t.Errorf("read back %.20q, %d concepts, name %q", got.Description, len(got.ConceptList), got.Name)
+	}
+}
