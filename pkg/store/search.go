@@ -114,6 +114,9 @@ const (
 //     as okf_name_key normalises them; migration 0012) comes before all of
 //     it, most starred first, at most rankWindow bundles.
 const (
+	exactCap    = 256
+	starWalk    = 1000
+	rareWalk    = 2
 	rankWindow  = 32
 	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
@@ -283,23 +286,22 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // three tiers (exactTier, rankedTier, restTier):
 //
 //   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
-//     okf_name_key(q), read through bundles_live_exact before they are
-//     sorted (OFFSET 0 keeps the planner from walking bundles_live_stars and
-//     computing the keys of every bundle when no name matches: seconds at
-//     1M).
+//     okf_name_key(q), at most rankWindow, when at most exactCap bundles
+//     hold it (see exactCap). e0 reads at most exactCap+1 of them through
+//     bundles_live_exact, in the index's order, and stops there.
 //   - w: the ranked window, the union of rankWindow bundles from each of h
-//     (newest head matches), a's first rankWindow (newest matches) and p
-//     (most starred matches), less e; scored by ts_rank_cd with
-//     rankWeights times popularity.
-//   - the rest of a, newest first.
+//     (newest head matches) and p (most starred matches), less e; scored by
+//     ts_rank_cd with rankWeights times popularity.
+//   - the rest, newest first: a, the newest matches, less e and w.
 //
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
-// whatever the page. a is numbered in recency order and needs
-// max(rankWindow, offset+limit) rows: the k-th match of the rest lies at
-// most |w| places further in a than k, and the page needs k <=
-// offset+limit-|w|. With a cursor of the rest tier (after), a is read from
-// the cursor on instead, limit rows plus as many as the window and the
-// exact tier may hold, and the page is the rest from there: no offset.
+// whatever the page. a needs offset+limit rows: the k-th match of the rest
+// lies at most |e|+|w| places further in a than k, and the page needs k <=
+// offset+limit-|e|-|w|; a page that e and w fill does not read a at all
+// (its one-time filter is false, so the walk never starts), and a page
+// past them does not score them. With a cursor of the rest tier (after),
+// the page is the rest from the cursor on, the matches past it that are in
+// neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after string) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
@@ -312,50 +314,66 @@ func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after strin
 	match := filters + ` AND search @@ ` + b.tsq
 	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(q) + `)]`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
-	newest := func(where, n string) string {
-		return `SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
-	FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
-	      ORDER BY indexed_at DESC, id LIMIT ` + n + `) AS s`
-	}
-	// a0 is the newest rankWindow matches (the window's share of a); r is
-	// a from where the rest of the page starts.
-	a0, r, rest := `SELECT id FROM a WHERE pos <= `+win, `a`, `pos > `+win
-	capN := strconv.Itoa(max(rankWindow, offset+limit))
-	pageEnd := ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
-	tiers := ``
-	if after != "" {
-		tiers = ` WHERE tier = ` + strconv.Itoa(restTier)
-		a0 = `SELECT id FROM bundles WHERE ` + match + ` ORDER BY indexed_at DESC, id LIMIT ` + win
-		r, rest, capN = `r`, `true`, strconv.Itoa(limit+5*rankWindow)
-		pageEnd = ` LIMIT ` + strconv.Itoa(limit)
-		match = match + ` AND ` + after
-	}
-	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
-	return `
-WITH e AS MATERIALIZED (
-	SELECT id FROM (SELECT id, repo_stars FROM bundles WHERE ` + filters + ` AND ` + exact + ` OFFSET 0) AS m` + byStars + `
-), ` + r + ` AS MATERIALIZED (
-	` + newest(match, capN) + `
+	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
+	// an order lets no plan walk a sort index computing the keys of every
+	// bundle, seconds at 1M when no name matches), h, p and w.
+	window := `
+WITH e0 AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + filters + ` AND ` + exact + `
+	LIMIT ` + strconv.Itoa(exactCap+1) + `
+), e AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM e0
+	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + byStars + `
 ), h AS MATERIALIZED (
 	SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
+), pw AS MATERIALIZED (
+	SELECT id, repo_stars FROM (
+		SELECT id, repo_stars, search FROM bundles WHERE ` + filters + `
+		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
+	WHERE search @@ ` + b.tsq + byStars + `
+), p0 AS MATERIALIZED (
+	SELECT id, repo_stars FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), p AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + b.tsq + byStars + `
+	SELECT id FROM (
+		SELECT id, repo_stars FROM pw
+		UNION
+		SELECT id, repo_stars FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
+	) AS u` + byStars + `
 ), w AS MATERIALIZED (
-	SELECT id FROM h UNION SELECT id FROM p UNION (` + a0 + `)
+	SELECT id FROM h UNION SELECT id FROM p
 	EXCEPT SELECT id FROM e
+)`
+	notRanked := `id NOT IN (SELECT id FROM w) AND id NOT IN (SELECT id FROM e)`
+	if after != "" {
+		return window + `
+SELECT ` + bundleColumns + `, ` + strconv.Itoa(restTier) + `, repo_stars FROM bundles
+WHERE ` + match + ` AND ` + after + ` AND ` + notRanked + `
+ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(limit)
+	}
+	ranked := `(SELECT count(*) FROM e) + (SELECT count(*) FROM w)`
+	end := offset + limit
+	// A page past e and w leaves them out of ordered, and its offset is
+	// counted from the start of the rest.
+	scored := ranked + ` > ` + strconv.Itoa(offset)
+	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
+	return window + `, a AS MATERIALIZED (
+	SELECT id, indexed_at FROM bundles WHERE ` + match + ` AND ` + ranked + ` < ` + strconv.Itoa(end) + `
+	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
 ), ordered AS (
-	SELECT x.id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "x") + ` AS score, x.indexed_at
-	FROM e JOIN bundles AS x USING (id)
+	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
+	FROM e WHERE ` + scored + `
 	UNION ALL
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
-	FROM w JOIN bundles AS x USING (id)
+	FROM w JOIN bundles AS x USING (id) WHERE ` + scored + `
 	UNION ALL
-	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM ` + r + `
-	WHERE ` + rest + ` AND id NOT IN (SELECT id FROM w) AND id NOT IN (SELECT id FROM e)
+	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM a WHERE ` + notRanked + `
 ), page AS (
-	SELECT id, tier, score, indexed_at FROM ordered` + tiers + `
-	ORDER BY tier, score DESC, indexed_at DESC, id` + pageEnd + `
+	SELECT id, tier, score, indexed_at FROM ordered
+	ORDER BY tier, score DESC, indexed_at DESC, id
+	LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + off + `
 )
 SELECT ` + qualified("b", bundleColumns) + `, page.tier, b.repo_stars
 FROM page JOIN bundles AS b USING (id)
