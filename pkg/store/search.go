@@ -116,7 +116,7 @@ const (
 const (
 	exactCap    = 256
 	starWalk    = 1000
-	rareWalk    = 2
+	rareWalk    = 0
 	rankWindow  = 32
 	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
@@ -352,7 +352,7 @@ SELECT ` + bundleColumns + `, ` + strconv.Itoa(restTier) + `, repo_stars FROM bu
 WHERE ` + match + ` AND ` + after + ` AND ` + notRanked + `
 ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(limit)
 	}
-	ranked := `(SELECT count(*) FROM e) + (SELECT count(*) FROM w)`
+	ranked := `((SELECT count(*) FROM e) + (SELECT count(*) FROM w))`
 	end := offset + limit
 	// A page past e and w leaves them out of ordered, and its offset is
 	// counted from the start of the rest.
@@ -360,8 +360,10 @@ ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(limit)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
 	return window + `, a AS MATERIALIZED (
-	SELECT id, indexed_at FROM bundles WHERE ` + match + ` AND ` + ranked + ` < ` + strconv.Itoa(end) + `
-	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
+	SELECT id, indexed_at FROM (
+		SELECT id, indexed_at FROM bundles WHERE ` + match + ` AND ` + notRanked + `
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `) AS s
+	LIMIT greatest(` + strconv.Itoa(end) + ` - ` + ranked + `, 0)
 ), ordered AS (
 	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
 	FROM e WHERE ` + scored + `
@@ -369,7 +371,7 @@ ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(limit)
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
 	FROM w JOIN bundles AS x USING (id) WHERE ` + scored + `
 	UNION ALL
-	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM a WHERE ` + notRanked + `
+	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM a
 ), page AS (
 	SELECT id, tier, score, indexed_at FROM ordered
 	ORDER BY tier, score DESC, indexed_at DESC, id
