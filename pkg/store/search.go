@@ -35,26 +35,31 @@ package store
 //     and Search refuses it). Ranking every match of a common word takes
 //     seconds, so relevance has three tiers (see relevance and the weights
 //     beside rankWindow): the exact tier (q equal, normalised, to a name,
-//     owner/repo, repository name or id: one probe of bundles_live_exact),
-//     then a ranked window whose candidates come from recency and
-//     popularity alike (the rankWindow newest matches in the name,
-//     identifier or tagline, the newest and the most starred matches
-//     anywhere; a rare word's every match), scored by ts_rank_cd (weighted
-//     cover density; ts_rank scores every bundle 1e-20 when q excludes a
-//     word) times ln(e + stars); then the other matches, newest first. The
-//     order is fixed whatever the page, so paging neither repeats nor
-//     skips. Each source stops at rankWindow rows: the head sources are
-//     index-only scans of bundles_live_recent (which carries search_head)
-//     or walks of bundles_live_stars, or reads of a GIN index for rare
-//     words; the newest-anywhere source stops at max(rankWindow,
-//     offset+limit) rows.
+//     owner/repo, repository name or id that at most exactCap bundles
+//     share: at most exactCap+1 reads of bundles_live_exact), then a ranked
+//     window whose candidates come from recency and popularity alike (the
+//     rankWindow newest matches in the name, identifier or tagline, and the
+//     most starred matches among the starWalk most starred bundles; a rare
+//     word's every match), scored by ts_rank_cd (weighted cover density;
+//     ts_rank scores every bundle 1e-20 when q excludes a word) times ln(e +
+//     stars); then the other matches, newest first. The order is fixed
+//     whatever the page, so paging neither repeats nor skips. Every source
+//     is bounded: the head source is an index-only scan of
+//     bundles_live_recent (which carries search_head) or a read of its GIN
+//     index, the starred source walks at most starWalk rows of
+//     bundles_live_stars (and reads the GIN index only for a rare q), and
+//     the rest is read only as far as the page needs past the window:
+//     not at all on a first page the window fills, offset+limit-|window|
+//     rows on a deeper one.
 //   - Deep pages through offset cost what they count: offset 1000 over a
 //     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
 //     at 1M). The API's next link carries a cursor (cursor.go): the page
 //     after it seeks the sort index past the last bundle and reads what a
-//     first page reads. Relevance's rest tier seeks the same way (its
-//     window is recomputed, at first-page cost); its first two tiers end
-//     within the first pages and are reached by offset.
+//     first page reads. Relevance's rest tier seeks the same way: the page
+//     after a rest cursor recomputes the window's sources (not the newest
+//     matches, which all come before any bundle of the rest) and reads the
+//     matches past the cursor that are not in it, limit of them; its first
+//     two tiers end within the first pages and are reached by offset.
 //   - A mid-frequency query whose rows are not in shared buffers yet pays
 //     ~10 us a row to read them from the OS cache: a two-word query read
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
@@ -90,15 +95,25 @@ const (
 // Relevance weights, in one place (see relevance):
 //
 //   - rankWindow is how many candidates each source of the ranked window
-//     gives: the newest matches in the name, identifier or tagline, the
-//     newest matches anywhere, and the most starred matches anywhere (a
-//     most starred head source walked bundles_live_stars to the end for a
-//     word the planner thought commoner than it is: seconds at 1M). Recency
-//     alone made relevance "newest first" on a common word at a million
-//     bundles; the starred sources put the bundles people use in the window
-//     whatever their age. 32 of each keeps the first page of a two-word
-//     query within its latency target; a word with fewer matches than that
-//     is ranked entirely (every source holds all of its matches).
+//     gives: the newest matches in the name, identifier or tagline (h), and
+//     the most starred matches anywhere (p). Recency alone made relevance
+//     "newest first" on a common word at a million bundles; the starred
+//     source puts the bundles people use in the window whatever their age.
+//     The newest matches anywhere are no source of the window: they are the
+//     rest tier, which follows the window newest first (as a source they
+//     were description mentions of few stars, ranked last in the window
+//     anyway, and reading them cost a two-word query ~6,000 rows a page).
+//   - starWalk bounds the starred source: p is the matches among the
+//     starWalk most starred bundles, at most rankWindow, which are exactly
+//     the most starred matches when a word is in more than ~3% of bundles
+//     (rankWindow of them within the walk). A rarer q finds fewer there,
+//     and walking on until rankWindow were found cost a two-word query
+//     (~0.5% of bundles) ~6,600 rows, ~15-30 ms at 1M. When the walk finds
+//     no match at all (more than rareWalk), q is rare: p reads its matches
+//     through the GIN index, and when they are at most exactCap, p is the
+//     most starred of all of them (a rare word is ranked entirely). Reading
+//     the GIN index first would cost a common word's posting list every
+//     time (~8 ms for "to kasel"-like names whose words are common).
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
 //     (description), B (tagline) and A (name, identifier). A name match
 //     counts twenty description mentions (Postgres's defaults make it five):
@@ -112,7 +127,14 @@ const (
 //     ~25 stars up, a description mention never does.
 //   - The exact tier (q equal to a name, owner/repo, repository name or id,
 //     as okf_name_key normalises them; migration 0012) comes before all of
-//     it, most starred first, at most rankWindow bundles.
+//     it, most starred first, at most rankWindow bundles, when at most
+//     exactCap live bundles (after the filters) hold the key. A name more
+//     bundles share ("The" names ~20,000 of a million synthetic bundles,
+//     "Api" ~2,800) picks out no bundle; q then ranks as words, the bundles
+//     named by it among the first through their name matches. Ordering all
+//     of them by stars read every one of them (~20,000 heap pages for
+//     "The", 100-170 ms at 1M); exactCap+1 reads of bundles_live_exact are
+//     a few milliseconds at most.
 const (
 	exactCap    = 256
 	starWalk    = 1000
@@ -291,7 +313,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 //     bundles_live_exact, in the index's order, and stops there.
 //   - w: the ranked window, the union of rankWindow bundles from each of h
 //     (newest head matches) and p (most starred matches), less e; scored by
-//     ts_rank_cd with rankWeights times popularity.
+//     ts_rank_cd with rankWeights times popularity. p is pw, the matches
+//     among the starWalk most starred bundles, and when pw found at most
+//     rareWalk, p0, every match read through the GIN index if there are at
+//     most exactCap (p0 is read only then; its LIMIT stops the read of a
+//     commoner q).
 //   - the rest, newest first: a, the newest matches, less e and w.
 //
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
