@@ -379,19 +379,27 @@ WITH e0 AS MATERIALIZED (
 	// hashed subplan in a scan of bundles costs its rows ~4 more buffer
 	// reads each (10,200 buffers instead of 2,300 for ~2,000 rows).
 	notRanked := `s.id NOT IN (SELECT id FROM w) AND s.id NOT IN (SELECT id FROM e)`
-	if after != "" {
-		return window + `, page AS (
+	ranked := `((SELECT count(*) FROM e) + (SELECT count(*) FROM w))`
+	// restPage is the page of the rest alone: from a cursor (the matches
+	// past it), or at an offset past any window (e, h and p hold at most
+	// rankWindow each), where neither e nor w is scored.
+	restPage := func(where string, n int, off string) string {
+		return window + `
+SELECT ` + qualified("b", bundleColumns) + `, ` + strconv.Itoa(restTier) + `, b.repo_stars FROM (
 	SELECT id, indexed_at FROM (
-		SELECT id, indexed_at FROM bundles WHERE ` + match + ` AND ` + after + `
-		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(limit+3*rankWindow) + `) AS s
+		SELECT id, indexed_at FROM bundles WHERE ` + where + `
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS s
 	WHERE ` + notRanked + `
-	LIMIT ` + strconv.Itoa(limit) + `
-)
-SELECT ` + qualified("b", bundleColumns) + `, ` + strconv.Itoa(restTier) + `, b.repo_stars
-FROM page JOIN bundles AS b USING (id)
+	LIMIT ` + strconv.Itoa(limit) + off + `
+) AS page JOIN bundles AS b USING (id)
 ORDER BY page.indexed_at DESC, page.id`
 	}
-	ranked := `((SELECT count(*) FROM e) + (SELECT count(*) FROM w))`
+	if after != "" {
+		return restPage(match+` AND `+after, limit+3*rankWindow, ``)
+	}
+	if offset >= 3*rankWindow {
+		return restPage(match, offset+limit, ` OFFSET `+strconv.Itoa(offset)+` - `+ranked)
+	}
 	end := offset + limit
 	// A page past e and w leaves them out of ordered, and its offset is
 	// counted from the start of the rest.
