@@ -1,10 +1,13 @@
 package store
 
 // Search over the live bundles, and how each shape stays bounded. Targets at
-// 1,000,000 bundles on two cores: every search p99 <= 50 ms. BenchmarkQueries
-// (bench_test.go, `make bench N=1000000`) measures each shape below; at 1M
-// with 256 MB of shared buffers the slowest of them, relevance over two
-// words found together in ~0.5% of bundles, runs at p50 ~22 ms, p99 ~40 ms.
+// 1,000,000 bundles on two cores: every search p99 <= 25 ms (issue 17).
+// BenchmarkQueries (bench_test.go, `make bench N=1000000`) measures each
+// shape below; at 1M with 256 MB of shared buffers the dearest of them are
+// two words found together in ~0.5% of bundles, relevance or recent (a
+// first page decompresses the search vectors of ~4,000-5,000 rows, ~2 us
+// each: p50 ~11-13 ms), and relevance at offset 1000 of a word in 30%
+// (what a plain offset 1000 reads, plus the window: p50 ~15 ms).
 //
 // Every query reads live rows only, through partial indexes (WHERE visibility
 // = 'live', repeated literally so the planner can use them), and pages with
