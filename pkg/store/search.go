@@ -354,34 +354,38 @@ WITH e0 AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM e0
 	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + byStars + `
 ), h AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + `
+	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
 ), pw AS MATERIALIZED (
-	SELECT id, repo_stars FROM (
-		SELECT id, repo_stars, search FROM bundles WHERE ` + filters + `
+	SELECT id, repo_stars, indexed_at FROM (
+		SELECT id, repo_stars, indexed_at, search FROM bundles WHERE ` + filters + `
 		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
 	WHERE search @@ ` + b.tsq + byStars + `
 ), p0 AS MATERIALIZED (
-	SELECT id, repo_stars FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), p AS MATERIALIZED (
-	SELECT id FROM (
-		SELECT id, repo_stars FROM pw
+	SELECT id, indexed_at FROM (
+		SELECT id, repo_stars, indexed_at FROM pw
 		UNION
-		SELECT id, repo_stars FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
+		SELECT id, repo_stars, indexed_at FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
 	) AS u` + byStars + `
 ), w AS MATERIALIZED (
-	SELECT id FROM h UNION SELECT id FROM p
-	EXCEPT SELECT id FROM e
+	SELECT id, indexed_at FROM h UNION SELECT id, indexed_at FROM p
+	EXCEPT SELECT id, indexed_at FROM e
 )`
 	// The rest is the newest matches less e and w, read by a walk (or a
 	// sort) that its outer LIMIT stops: the inner LIMIT, a constant, is
 	// what the planner plans for (an unknown one reads as 10% of the
 	// matches and makes a bitmap read of all of them). The window is left
-	// out of the walk's output, not in the walk itself: a NOT IN of a
-	// hashed subplan in a scan of bundles costs its rows ~4 more buffer
-	// reads each (10,200 buffers instead of 2,300 for ~2,000 rows).
-	notRanked := `s.id NOT IN (SELECT id FROM w) AND s.id NOT IN (SELECT id FROM e)`
+	// out of the walk's output, not in the walk itself, by its times before
+	// its ids: a bundle's id is stored out of line (the row's search vector,
+	// kept in the row, leaves the toaster no room), and reading it costs ~4
+	// shared buffers (the TOAST index and table), where its time is in the
+	// row. A NOT IN of the window's ids read 10,200 buffers instead of 2,300
+	// for ~2,000 rows; a deep page would read the id of every row it skips.
+	notRanked := `(s.indexed_at <> ALL (ARRAY(SELECT indexed_at FROM w UNION ALL SELECT indexed_at FROM e))
+		OR s.id <> ALL (ARRAY(SELECT id FROM w UNION ALL SELECT id FROM e)))`
 	ranked := `((SELECT count(*) FROM e) + (SELECT count(*) FROM w))`
 	// restPage is the page of the rest alone: from a cursor (the matches
 	// past it), or at an offset past any window (e, h and p hold at most
