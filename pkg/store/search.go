@@ -4,10 +4,11 @@ package store
 // 1,000,000 bundles on two cores: every search p99 <= 25 ms (issue 17).
 // BenchmarkQueries (bench_test.go, `make bench N=1000000`) measures each
 // shape below; at 1M with 256 MB of shared buffers the dearest of them are
-// two words found together in ~0.5% of bundles, relevance or recent (a
-// first page decompresses the search vectors of ~4,000-5,000 rows, ~2 us
-// each: p50 ~11-13 ms), and relevance at offset 1000 of a word in 30%
-// (what a plain offset 1000 reads, plus the window: p50 ~15 ms).
+// two words found together in ~0.5% of bundles (a first page decompresses
+// the search vectors of ~4,000-5,000 rows, ~2 us each: p50 ~11 ms sorted
+// by recent, ~16 ms by relevance, which adds the window), and relevance at
+// offset 1000 of a word in 30% (what a plain offset 1000 reads, plus the
+// window: p50 ~15 ms), measured on two cores shared with other work.
 //
 // Every query reads live rows only, through partial indexes (WHERE visibility
 // = 'live', repeated literally so the planner can use them), and pages with
