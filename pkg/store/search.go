@@ -417,8 +417,9 @@ ORDER BY page.indexed_at DESC, page.id`
 	// a is planned as it stands (a walk of bundles_live_recent for a common
 	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
 	// it that the planner cannot read would make it plan for a few rows and
-	// walk 15,000 rows for a q in 0.1% of bundles. The one-time filter of
-	// the rest's branch leaves it unread when the window fills the page.
+	// walk 15,000 rows for a q in 0.1% of bundles. A materialized CTE is
+	// read as far as it is pulled: the rest's LIMIT pulls the rows the page
+	// needs past the window, none when the window fills it.
 	return window + `, a AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + match + `
 	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
@@ -429,8 +430,9 @@ ORDER BY page.indexed_at DESC, page.id`
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
 	FROM w JOIN bundles AS x USING (id) WHERE ` + scored + `
 	UNION ALL
-	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM a AS s
-	WHERE ` + ranked + ` < ` + strconv.Itoa(end) + ` AND ` + notRanked + `
+	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM (
+		SELECT id, indexed_at FROM a AS s WHERE ` + notRanked + `
+		LIMIT greatest(` + strconv.Itoa(end) + ` - ` + ranked + `, 0)) AS r
 ), page AS (
 	SELECT id, tier, score, indexed_at FROM ordered
 	ORDER BY tier, score DESC, indexed_at DESC, id
