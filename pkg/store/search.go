@@ -327,11 +327,12 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
 // whatever the page. a needs offset+limit rows: the k-th match of the rest
 // lies at most |e|+|w| places further in a than k, and the page needs k <=
-// offset+limit-|e|-|w|; a page that e and w fill does not read a at all
-// (its one-time filter is false, so the walk never starts), and a page
-// past them does not score them. With a cursor of the rest tier (after),
-// the page is the rest from the cursor on, the matches past it that are in
-// neither e nor w, limit of them: no offset, no a, no scoring.
+// offset+limit-|e|-|w|; the rest pulls that many from a, so a page that e
+// and w fill does not read a at all (a LIMIT of 0 never starts the walk),
+// and a page past them does not score them (past 3*rankWindow, restPage
+// leaves them out of the statement). With a cursor of the rest tier
+// (after), the page is the rest from the cursor on, the matches past it
+// that are in neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after string) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
