@@ -131,3 +131,7 @@ ORDER BY page.tier, page.rank DESC, page.indexed_at DESC, page.id`
 func (s *Store) DeleteBundle(ctx context.Context, id string) error {
 	return s.withdraw(ctx, id, "delete", `DELETE FROM bundles WHERE id = $1`, false)
 }
+
+// ExactCap is the most bundles a name may have and still make relevance's
+// exact tier.
+const ExactCap = exactCap

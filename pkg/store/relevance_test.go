@@ -152,3 +152,66 @@ func sameWalk(walked, whole []string) bool {
 	}
 	return i == len(whole) && len(walked)-len(whole) <= 10
 }
+
+// A name more than ExactCap bundles share picks no bundle: it has no exact
+// tier, and q ranks as words (a popular tagline match passes the bundles
+// named by it). A filter that leaves at most ExactCap of them gives the
+// tier back. Every match is still listed, once.
+func TestSearchExactTierCap(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	falcon := repoBundle("falconer", "watch", "index.md")
+	falcon.Card.Name = "Falcon watch"
+	falcon.Card.Tagline = "Where kestrel pairs nest"
+	falcon.Card.Description = "Field notes."
+	falcon.Repo.Stars = 100000
+	falcon.Repo.Language = ptr("Rust")
+	mustUpsert(t, s, falcon)
+	var named []store.BundleInput
+	for i := range store.ExactCap + 1 {
+		in := repoBundle(fmt.Sprintf("owner%d", i), "notes", "index.md")
+		in.Card.Name = "Kestrel"
+		in.Card.Tagline = ""
+		in.Card.Description = fmt.Sprintf("Entry %d.", i)
+		in.Repo.Stars = 0
+		if i == 7 {
+			in.Repo.Language = ptr("Rust")
+		}
+		named = append(named, in)
+	}
+	if _, err := s.UpsertBundles(ctx, named); err != nil {
+		t.Fatal(err)
+	}
+	search := func(p store.SearchParams) []store.Bundle {
+		t.Helper()
+		p.Q, p.Sort = "kestrel", wire.SortRelevance
+		got, err := s.Search(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := search(store.SearchParams{Limit: 1}); len(got) != 1 || got[0].ID != falcon.ID {
+		t.Errorf("over the cap: %v, want the starred tagline match first", got)
+	}
+	if got := search(store.SearchParams{Languages: []string{"rust"}}); len(got) != 2 || got[0].ID != named[7].ID {
+		t.Errorf("filtered under the cap: %v, want the named bundle first", got)
+	}
+	seen := map[string]bool{}
+	p := store.SearchParams{Limit: 100}
+	for p.Offset = 0; p.Offset < store.MaxOffset; p.Offset += p.Limit {
+		page := search(p)
+		for _, b := range page {
+			if seen[b.ID] {
+				t.Fatalf("offset %d: %s again", p.Offset, b.ID)
+			}
+			seen[b.ID] = true
+		}
+		if len(page) < p.Limit {
+			break
+		}
+	}
+	if len(seen) != store.ExactCap+2 {
+		t.Errorf("listed %d bundles, want %d", len(seen), store.ExactCap+2)
+	}
+}

@@ -1,10 +1,14 @@
 package store
 
 // Search over the live bundles, and how each shape stays bounded. Targets at
-// 1,000,000 bundles on two cores: every search p99 <= 50 ms. BenchmarkQueries
-// (bench_test.go, `make bench N=1000000`) measures each shape below; at 1M
-// with 256 MB of shared buffers the slowest of them, relevance over two
-// words found together in ~0.5% of bundles, runs at p50 ~22 ms, p99 ~40 ms.
+// 1,000,000 bundles on two cores: every search p99 <= 25 ms (issue 17).
+// BenchmarkQueries (bench_test.go, `make bench N=1000000`) measures each
+// shape below; at 1M with 256 MB of shared buffers the dearest of them are
+// two words found together in ~0.5% of bundles (a first page decompresses
+// the search vectors of ~4,000-5,000 rows, ~2 us each: p50 ~11 ms sorted
+// by recent, ~16 ms by relevance, which adds the window), and relevance at
+// offset 1000 of a word in 30% (what a plain offset 1000 reads, plus the
+// window: p50 ~15 ms), measured on two cores shared with other work.
 //
 // Every query reads live rows only, through partial indexes (WHERE visibility
 // = 'live', repeated literally so the planner can use them), and pages with
@@ -35,26 +39,31 @@ package store
 //     and Search refuses it). Ranking every match of a common word takes
 //     seconds, so relevance has three tiers (see relevance and the weights
 //     beside rankWindow): the exact tier (q equal, normalised, to a name,
-//     owner/repo, repository name or id: one probe of bundles_live_exact),
-//     then a ranked window whose candidates come from recency and
-//     popularity alike (the rankWindow newest matches in the name,
-//     identifier or tagline, the newest and the most starred matches
-//     anywhere; a rare word's every match), scored by ts_rank_cd (weighted
-//     cover density; ts_rank scores every bundle 1e-20 when q excludes a
-//     word) times ln(e + stars); then the other matches, newest first. The
-//     order is fixed whatever the page, so paging neither repeats nor
-//     skips. Each source stops at rankWindow rows: the head sources are
-//     index-only scans of bundles_live_recent (which carries search_head)
-//     or walks of bundles_live_stars, or reads of a GIN index for rare
-//     words; the newest-anywhere source stops at max(rankWindow,
-//     offset+limit) rows.
+//     owner/repo, repository name or id that at most exactCap bundles
+//     share: at most exactCap+1 reads of bundles_live_exact), then a ranked
+//     window whose candidates come from recency and popularity alike (the
+//     rankWindow newest matches in the name, identifier or tagline, and the
+//     most starred matches among the starWalk most starred bundles; a rare
+//     word's every match), scored by ts_rank_cd (weighted cover density;
+//     ts_rank scores every bundle 1e-20 when q excludes a word) times ln(e +
+//     stars); then the other matches, newest first. The order is fixed
+//     whatever the page, so paging neither repeats nor skips. Every source
+//     is bounded: the head source is an index-only scan of
+//     bundles_live_recent (which carries search_head) or a read of its GIN
+//     index, the starred source walks at most starWalk rows of
+//     bundles_live_stars (and reads the GIN index only for a rare q), and
+//     the rest is read only as far as the page needs past the window:
+//     not at all on a first page the window fills, offset+limit-|window|
+//     rows on a deeper one.
 //   - Deep pages through offset cost what they count: offset 1000 over a
 //     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
 //     at 1M). The API's next link carries a cursor (cursor.go): the page
 //     after it seeks the sort index past the last bundle and reads what a
-//     first page reads. Relevance's rest tier seeks the same way (its
-//     window is recomputed, at first-page cost); its first two tiers end
-//     within the first pages and are reached by offset.
+//     first page reads. Relevance's rest tier seeks the same way: the page
+//     after a rest cursor recomputes the window's sources (not the newest
+//     matches, which all come before any bundle of the rest) and reads the
+//     matches past the cursor that are not in it, limit of them; its first
+//     two tiers end within the first pages and are reached by offset.
 //   - A mid-frequency query whose rows are not in shared buffers yet pays
 //     ~10 us a row to read them from the OS cache: a two-word query read
 //     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
@@ -90,15 +99,25 @@ const (
 // Relevance weights, in one place (see relevance):
 //
 //   - rankWindow is how many candidates each source of the ranked window
-//     gives: the newest matches in the name, identifier or tagline, the
-//     newest matches anywhere, and the most starred matches anywhere (a
-//     most starred head source walked bundles_live_stars to the end for a
-//     word the planner thought commoner than it is: seconds at 1M). Recency
-//     alone made relevance "newest first" on a common word at a million
-//     bundles; the starred sources put the bundles people use in the window
-//     whatever their age. 32 of each keeps the first page of a two-word
-//     query within its latency target; a word with fewer matches than that
-//     is ranked entirely (every source holds all of its matches).
+//     gives: the newest matches in the name, identifier or tagline (h), and
+//     the most starred matches anywhere (p). Recency alone made relevance
+//     "newest first" on a common word at a million bundles; the starred
+//     source puts the bundles people use in the window whatever their age.
+//     The newest matches anywhere are no source of the window: they are the
+//     rest tier, which follows the window newest first (as a source they
+//     were description mentions of few stars, ranked last in the window
+//     anyway, and reading them cost a two-word query ~6,000 rows a page).
+//   - starWalk bounds the starred source: p is the matches among the
+//     starWalk most starred bundles, at most rankWindow, which are exactly
+//     the most starred matches when a word is in more than ~3% of bundles
+//     (rankWindow of them within the walk). A rarer q finds fewer there,
+//     and walking on until rankWindow were found cost a two-word query
+//     (~0.5% of bundles) ~6,600 rows, ~15-30 ms at 1M. When the walk finds
+//     no match at all (more than rareWalk), q is rare: p reads its matches
+//     through the GIN index, and when they are at most exactCap, p is the
+//     most starred of all of them (a rare word is ranked entirely). Reading
+//     the GIN index first would cost a common word's posting list every
+//     time (~8 ms for "to kasel"-like names whose words are common).
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
 //     (description), B (tagline) and A (name, identifier). A name match
 //     counts twenty description mentions (Postgres's defaults make it five):
@@ -112,8 +131,18 @@ const (
 //     ~25 stars up, a description mention never does.
 //   - The exact tier (q equal to a name, owner/repo, repository name or id,
 //     as okf_name_key normalises them; migration 0012) comes before all of
-//     it, most starred first, at most rankWindow bundles.
+//     it, most starred first, at most rankWindow bundles, when at most
+//     exactCap live bundles (after the filters) hold the key. A name more
+//     bundles share ("The" names ~20,000 of a million synthetic bundles,
+//     "Api" ~2,800) picks out no bundle; q then ranks as words, the bundles
+//     named by it among the first through their name matches. Ordering all
+//     of them by stars read every one of them (~20,000 heap pages for
+//     "The", 100-170 ms at 1M); exactCap+1 reads of bundles_live_exact are
+//     a few milliseconds at most.
 const (
+	exactCap    = 256
+	starWalk    = 1000
+	rareWalk    = 0
 	rankWindow  = 32
 	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
@@ -283,23 +312,27 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // three tiers (exactTier, rankedTier, restTier):
 //
 //   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
-//     okf_name_key(q), read through bundles_live_exact before they are
-//     sorted (OFFSET 0 keeps the planner from walking bundles_live_stars and
-//     computing the keys of every bundle when no name matches: seconds at
-//     1M).
+//     okf_name_key(q), at most rankWindow, when at most exactCap bundles
+//     hold it (see exactCap). e0 reads at most exactCap+1 of them through
+//     bundles_live_exact, in the index's order, and stops there.
 //   - w: the ranked window, the union of rankWindow bundles from each of h
-//     (newest head matches), a's first rankWindow (newest matches) and p
-//     (most starred matches), less e; scored by ts_rank_cd with
-//     rankWeights times popularity.
-//   - the rest of a, newest first.
+//     (newest head matches) and p (most starred matches), less e; scored by
+//     ts_rank_cd with rankWeights times popularity. p is pw, the matches
+//     among the starWalk most starred bundles, and when pw found at most
+//     rareWalk, p0, every match read through the GIN index if there are at
+//     most exactCap (p0 is read only then; its LIMIT stops the read of a
+//     commoner q).
+//   - the rest, newest first: a, the newest matches, less e and w.
 //
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
-// whatever the page. a is numbered in recency order and needs
-// max(rankWindow, offset+limit) rows: the k-th match of the rest lies at
-// most |w| places further in a than k, and the page needs k <=
-// offset+limit-|w|. With a cursor of the rest tier (after), a is read from
-// the cursor on instead, limit rows plus as many as the window and the
-// exact tier may hold, and the page is the rest from there: no offset.
+// whatever the page. a needs offset+limit rows: the k-th match of the rest
+// lies at most |e|+|w| places further in a than k, and the page needs k <=
+// offset+limit-|e|-|w|; the rest pulls that many from a, so a page that e
+// and w fill does not read a at all (a LIMIT of 0 never starts the walk),
+// and a page past them does not score them (past 3*rankWindow, restPage
+// leaves them out of the statement). With a cursor of the rest tier
+// (after), the page is the rest from the cursor on, the matches past it
+// that are in neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after string) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
@@ -312,50 +345,99 @@ func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after strin
 	match := filters + ` AND search @@ ` + b.tsq
 	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(q) + `)]`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
-	newest := func(where, n string) string {
-		return `SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
-	FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
-	      ORDER BY indexed_at DESC, id LIMIT ` + n + `) AS s`
-	}
-	// a0 is the newest rankWindow matches (the window's share of a); r is
-	// a from where the rest of the page starts.
-	a0, r, rest := `SELECT id FROM a WHERE pos <= `+win, `a`, `pos > `+win
-	capN := strconv.Itoa(max(rankWindow, offset+limit))
-	pageEnd := ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
-	tiers := ``
-	if after != "" {
-		tiers = ` WHERE tier = ` + strconv.Itoa(restTier)
-		a0 = `SELECT id FROM bundles WHERE ` + match + ` ORDER BY indexed_at DESC, id LIMIT ` + win
-		r, rest, capN = `r`, `true`, strconv.Itoa(limit+5*rankWindow)
-		pageEnd = ` LIMIT ` + strconv.Itoa(limit)
-		match = match + ` AND ` + after
-	}
-	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
-	return `
-WITH e AS MATERIALIZED (
-	SELECT id FROM (SELECT id, repo_stars FROM bundles WHERE ` + filters + ` AND ` + exact + ` OFFSET 0) AS m` + byStars + `
-), ` + r + ` AS MATERIALIZED (
-	` + newest(match, capN) + `
+	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
+	// an order lets no plan walk a sort index computing the keys of every
+	// bundle, seconds at 1M when no name matches), h, p and w.
+	window := `
+WITH e0 AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + filters + ` AND ` + exact + `
+	LIMIT ` + strconv.Itoa(exactCap+1) + `
+), e AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM e0
+	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + byStars + `
 ), h AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + `
+	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
+), pw AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM (
+		SELECT id, repo_stars, indexed_at, search FROM bundles WHERE ` + filters + `
+		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
+	WHERE search @@ ` + b.tsq + byStars + `
+), p0 AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), p AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + b.tsq + byStars + `
+	SELECT id, indexed_at FROM (
+		SELECT id, repo_stars, indexed_at FROM pw
+		UNION
+		SELECT id, repo_stars, indexed_at FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
+	) AS u` + byStars + `
 ), w AS MATERIALIZED (
-	SELECT id FROM h UNION SELECT id FROM p UNION (` + a0 + `)
-	EXCEPT SELECT id FROM e
+	SELECT id, indexed_at FROM h UNION SELECT id, indexed_at FROM p
+	EXCEPT SELECT id, indexed_at FROM e
+)`
+	// The rest is the newest matches less e and w, read by a walk (or a
+	// sort) that its outer LIMIT stops: the inner LIMIT, a constant, is
+	// what the planner plans for (an unknown one reads as 10% of the
+	// matches and makes a bitmap read of all of them). The window is left
+	// out of the walk's output, not in the walk itself, by its times before
+	// its ids: a bundle's id is stored out of line (the row's search vector,
+	// kept in the row, leaves the toaster no room), and reading it costs ~4
+	// shared buffers (the TOAST index and table), where its time is in the
+	// row. A NOT IN of the window's ids read 10,200 buffers instead of 2,300
+	// for ~2,000 rows; a deep page would read the id of every row it skips.
+	notRanked := `(s.indexed_at <> ALL (ARRAY(SELECT indexed_at FROM w UNION ALL SELECT indexed_at FROM e))
+		OR s.id <> ALL (ARRAY(SELECT id FROM w UNION ALL SELECT id FROM e)))`
+	ranked := `((SELECT count(*) FROM e) + (SELECT count(*) FROM w))`
+	// restPage is the page of the rest alone: from a cursor (the matches
+	// past it), or at an offset past any window (e, h and p hold at most
+	// rankWindow each), where neither e nor w is scored.
+	restPage := func(where string, n int, off string) string {
+		return window + `
+SELECT ` + qualified("b", bundleColumns) + `, ` + strconv.Itoa(restTier) + `, b.repo_stars FROM (
+	SELECT id, indexed_at FROM (
+		SELECT id, indexed_at FROM bundles WHERE ` + where + `
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS s
+	WHERE ` + notRanked + `
+	LIMIT ` + strconv.Itoa(limit) + off + `
+) AS page JOIN bundles AS b USING (id)
+ORDER BY page.indexed_at DESC, page.id`
+	}
+	if after != "" {
+		return restPage(match+` AND `+after, limit+3*rankWindow, ``)
+	}
+	if offset >= 3*rankWindow {
+		return restPage(match, offset+limit, ` OFFSET `+strconv.Itoa(offset)+` - `+ranked)
+	}
+	end := offset + limit
+	// A page past e and w leaves them out of ordered, and its offset is
+	// counted from the start of the rest.
+	scored := ranked + ` > ` + strconv.Itoa(offset)
+	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
+	// a is planned as it stands (a walk of bundles_live_recent for a common
+	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
+	// it that the planner cannot read would make it plan for a few rows and
+	// walk 15,000 rows for a q in 0.1% of bundles. A materialized CTE is
+	// read as far as it is pulled: the rest's LIMIT pulls the rows the page
+	// needs past the window, none when the window fills it.
+	return window + `, a AS MATERIALIZED (
+	SELECT id, indexed_at FROM bundles WHERE ` + match + `
+	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
 ), ordered AS (
-	SELECT x.id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "x") + ` AS score, x.indexed_at
-	FROM e JOIN bundles AS x USING (id)
+	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
+	FROM e WHERE ` + scored + `
 	UNION ALL
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
-	FROM w JOIN bundles AS x USING (id)
+	FROM w JOIN bundles AS x USING (id) WHERE ` + scored + `
 	UNION ALL
-	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM ` + r + `
-	WHERE ` + rest + ` AND id NOT IN (SELECT id FROM w) AND id NOT IN (SELECT id FROM e)
+	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM (
+		SELECT id, indexed_at FROM a AS s WHERE ` + notRanked + `
+		LIMIT greatest(` + strconv.Itoa(end) + ` - ` + ranked + `, 0)) AS r
 ), page AS (
-	SELECT id, tier, score, indexed_at FROM ordered` + tiers + `
-	ORDER BY tier, score DESC, indexed_at DESC, id` + pageEnd + `
+	SELECT id, tier, score, indexed_at FROM ordered
+	ORDER BY tier, score DESC, indexed_at DESC, id
+	LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + off + `
 )
 SELECT ` + qualified("b", bundleColumns) + `, page.tier, b.repo_stars
 FROM page JOIN bundles AS b USING (id)
