@@ -45,6 +45,10 @@ type Tracker struct {
 	emptied uint64 // checks that found a write
 	checks  uint64 // checks made
 	spacing time.Duration
+
+	// Observe, when set before the first lookup, is told how long each
+	// check took.
+	Observe func(time.Duration)
 }
 
 // NewTracker makes a tracker asking check; now is the clock of snapshot
@@ -256,6 +260,9 @@ func (t *Tracker) run(r *round) {
 		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 		now, written, err := t.check(ctx, since)
 		cancel()
+		if t.Observe != nil {
+			t.Observe(time.Since(last))
+		}
 
 		t.mu.Lock()
 		if err == nil {

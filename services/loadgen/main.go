@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -63,6 +64,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "okf-loadgen:", err)
 		os.Exit(2)
 	}
+	// The harness allocates a request's worth of garbage for every request
+	// it sends; at the default pace its collections stalled the senders
+	// often enough to show as tens of milliseconds of latency on every
+	// route and as bursts of late requests (and connections) at the API. A
+	// heap four times what is live costs the harness a few MB.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, o, os.Stdout); err != nil {

@@ -26,8 +26,20 @@ func newAdmission(n int) *admission {
 	return &admission{slots: make(chan struct{}, n)}
 }
 
+// admit takes a slot and returns its release, or the 503 unavailable of an
+// index read refused when none is free.
+func (a *admission) admit() (release func(), err error) {
+	select {
+	case a.slots <- struct{}{}:
+		return func() { <-a.slots }, nil
+	default:
+		return nil, overloaded() // handleError adds Retry-After
+	}
+}
+
 // middleware admits a request of a ReadsIndex route when a slot is free,
-// and refuses it otherwise; other routes pass untouched.
+// and refuses it otherwise; other routes pass untouched, and so do Cached
+// ones, whose handlers admit their misses (searchcache.go).
 func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -35,16 +47,15 @@ func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
 			if method == http.MethodHead {
 				method = http.MethodGet
 			}
-			if row, ok := routes.row(method, c.Path()); !ok || !row.ReadsIndex {
+			if row, ok := routes.row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
 				return next(c)
 			}
-			select {
-			case a.slots <- struct{}{}:
-				defer func() { <-a.slots }()
-				return next(c)
-			default:
-				return overloaded() // handleError adds Retry-After
+			release, err := a.admit()
+			if err != nil {
+				return err
 			}
+			defer release()
+			return next(c)
 		}
 	}
 }

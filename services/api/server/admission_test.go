@@ -111,3 +111,39 @@ func TestReadsIndexRows(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmissionOfCachedRoutes: with every slot taken, an answer the page
+// cache holds is still served; a miss, which would read the index, is
+// refused like any other index read.
+func TestAdmissionOfCachedRoutes(t *testing.T) {
+	a := newAPI(t, "base")
+	name, card := widget(1)
+	id := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	a.get("/api/bundles?q=widgets", 200, nil)
+	a.get("/api/bundles/"+id, 200, nil)
+
+	for range maxReadsInFlight {
+		a.server.admission.slots <- struct{}{}
+	}
+	a.get("/api/bundles?q=widgets", 200, nil)
+	a.get("/api/bundles/"+id, 200, nil)
+	a.getError("/api/bundles?q=gadgets", 503, errUnavailable)
+	a.getError("/api/stats", 503, errUnavailable)
+	for range maxReadsInFlight {
+		<-a.server.admission.slots
+	}
+	a.get("/api/bundles?q=gadgets", 200, nil)
+}
+
+// TestCachedRows: only the routes answered from the page cache are
+// marked Cached, and they read the index.
+func TestCachedRows(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, "full")
+	for _, r := range a.server.routes {
+		want := r.Path == "/api/bundles" || r.Path == "/api/bundles/{id}"
+		if r.Cached != want || (r.Cached && !r.ReadsIndex) {
+			t.Errorf("%s %s: Cached %v, ReadsIndex %v", r.Method, r.Path, r.Cached, r.ReadsIndex)
+		}
+	}
+}

@@ -41,6 +41,11 @@ type Route struct {
 	// them): at most maxReadsInFlight of them are served at once, and the
 	// rest answer 503 unavailable with Retry-After at once (admission.go).
 	ReadsIndex bool
+	// Cached marks a ReadsIndex route answered from the page cache
+	// (searchcache.go): it takes its admission slot only when it misses and
+	// reads the index, so that reads waiting for Postgres never turn away
+	// answers that need none.
+	Cached bool
 	// Tool is the MCP tool that mirrors the route, or nil. Tools take their
 	// schemas from the route's operation, and tools/list answers them in
 	// the order of their rows.
@@ -62,9 +67,9 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
 			Handler: s.getHealth, Usage: notCounted},
 		{Method: http.MethodGet, Path: "/api/bundles", Summary: "Search live bundles",
-			Handler: s.searchBundles, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.searchBundles},
+			Handler: s.searchBundles, Usage: countedAsAPI, ReadsIndex: true, Cached: true, Tool: tools.searchBundles},
 		{Method: http.MethodGet, Path: "/api/bundles/{id}", Summary: "One bundle's card",
-			Handler: s.getBundle, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.getBundle},
+			Handler: s.getBundle, Usage: countedAsAPI, ReadsIndex: true, Cached: true, Tool: tools.getBundle},
 		{Method: http.MethodGet, Path: "/api/stats", Summary: "Index statistics",
 			Handler: s.getStats, Usage: countedAsAPI, ReadsIndex: true, Tool: tools.indexStats},
 		{Method: http.MethodGet, Path: "/api/okf/stats", Summary: "Index statistics with every facet", Full: true,

@@ -18,15 +18,16 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// Bounds of what an API process keeps (pkg/pagecache), in gzipped bytes:
-// 24 MiB in all, so that with the garbage collector's headroom (the heap
-// grows to twice what is live before a collection) the process stays well
-// under 100 MB. A page of 24 cards is 15 to 20 KB gzipped (70 KB of JSON),
-// so some 1,000 pages, the hot queries of an index (the load harness's mix
-// asks about 250 distinct pages); a card is about 1.4 KB, so some 6,000.
+// Bounds of what an API process keeps (pkg/pagecache), in gzipped bytes,
+// 28 MiB in all: with the garbage collector's headroom (the heap grows to
+// twice what is live before a collection) the caches cost the process
+// about twice that. A page of 24 cards is 15 to 20 KB gzipped (70 KB of
+// JSON), so some 800 pages, the hot queries of an index (the load
+// harness's mix asks about 250 distinct pages, and its set-up 320 more); a
+// card is about 1.4 KB, so some 8,000.
 const (
 	pageCacheBytes = 16 << 20
-	cardCacheBytes = 8 << 20
+	cardCacheBytes = 12 << 20
 )
 
 // encodedPage is a search page as GET /api/bundles answers it, or a card
@@ -34,7 +35,7 @@ const (
 // validators, computed once for every request that reads it. Clients that
 // take gzip (browsers, Go's and Python's HTTP clients, agents) get the
 // stored bytes; the body is a fifth of the JSON's size, which is what
-// lets the caches hold an index's hot answers in 24 MiB, and a hit is
+// lets the caches hold an index's hot answers in 28 MiB, and a hit is
 // mostly the write of its body. Others get it inflated.
 type encodedPage struct {
 	gz []byte // gzip of the JSON, which ends with a newline as marshal writes
@@ -108,9 +109,27 @@ func newAnswerCaches(st *store.Store) *answerCaches {
 		cards: pagecache.New[encodedPage](t, cardCacheBytes)}
 }
 
+// pageCache and cardCache are the caches, nil for a server without a
+// store (which answers from none).
+func (a *answerCaches) pageCache() *pagecache.Cache[encodedPage] {
+	if a == nil {
+		return nil
+	}
+	return a.pages
+}
+
+func (a *answerCaches) cardCache() *pagecache.Cache[encodedPage] {
+	if a == nil {
+		return nil
+	}
+	return a.cards
+}
+
 // cached is the answer under key of c (nil: none), computed by compute on
-// a miss and then kept.
-func cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
+// a miss and then kept. A miss reads the index: it takes an admission slot
+// (admission.go) first, as the middleware does for the other index reads;
+// the REST routes and the MCP tools alike.
+func (s *Server) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
 	var ticket pagecache.Ticket
 	if c != nil {
 		var hit encodedPage
@@ -119,6 +138,11 @@ func cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, co
 			return hit, nil
 		}
 	}
+	release, err := s.admission.admit()
+	if err != nil {
+		return encodedPage{}, err
+	}
+	defer release()
 	v, lastModified, err := compute()
 	if err != nil {
 		return encodedPage{}, err
@@ -143,7 +167,7 @@ func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPag
 	if err != nil {
 		return encodedPage{}, err
 	}
-	return cached(ctx, s.caches.pages, canonicalQuery(p), func() (any, time.Time, error) {
+	return s.cached(ctx, s.caches.pageCache(), canonicalQuery(p), func() (any, time.Time, error) {
 		page, err := s.searchParsed(ctx, p)
 		return page, newestUpdate(page), err
 	})
@@ -156,7 +180,7 @@ func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error
 	if !idShape.MatchString(id) {
 		return encodedPage{}, notFound("No public bundle has that id.")
 	}
-	return cached(ctx, s.caches.cards, id, func() (any, time.Time, error) {
+	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
 		card, err := s.bundle(ctx, id)
 		return card, card.UpdatedAt.Time, err
 	})
@@ -212,6 +236,12 @@ func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
 		Name: "okf_page_cache_checks_total",
 		Help: "Freshness checks of the page caches (each answers every lookup that waited for it).",
 	}, func() float64 { return float64(a.tracker.Checks()) }))
+	checkSeconds := registerOrExisting(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "okf_page_cache_check_seconds",
+		Help:    "Time a freshness check of the page caches took, from its start to its answer.",
+		Buckets: []float64{.0002, .0005, .001, .002, .005, .01, .025, .05, .1, .25, 1},
+	}))
+	a.tracker.Observe = func(d time.Duration) { checkSeconds.Observe(d.Seconds()) }
 	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "okf_page_cache_emptied_total",
 		Help: "Freshness checks of the page caches that found bundles written, and emptied them.",

@@ -98,7 +98,8 @@ type Server struct {
 	docs        *discoveryDocs
 	web         *web.Site // the pages for people
 
-	caches *answerCaches // search pages and cards while the index is unchanged
+	caches    *answerCaches // search pages and cards while the index is unchanged
+	admission *admission    // index reads in flight (admission.go)
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -150,6 +151,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.now = now
 	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
+	s.admission = newAdmission(maxReadsInFlight)
 	s.routes = routesFor(s.routeTable(), s.full)
 	s.byPath = newRoutesByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
@@ -188,7 +190,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HidePort = true
 	e.HTTPErrorHandler = handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
-	e.Use(newAdmission(maxReadsInFlight).middleware(s.byPath))
+	e.Use(s.admission.middleware(s.byPath))
 	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
