@@ -45,6 +45,7 @@ type Tracker struct {
 	emptied uint64 // checks that found a write
 	checks  uint64 // checks made
 	spacing time.Duration
+	started time.Time // when the last check began (the wall clock, not now)
 
 	// Observe, when set before the first lookup, is told how long each
 	// check took.
@@ -243,13 +244,16 @@ func (t *Tracker) current(ctx context.Context) (uint64, error) {
 
 // run performs r's check, then the check queued meanwhile, until none is.
 func (t *Tracker) run(r *round) {
-	var last time.Time
 	for r != nil {
-		if wait := t.spacing - time.Since(last); !last.IsZero() && wait > 0 {
+		t.mu.Lock()
+		wait := t.spacing - time.Since(t.started)
+		t.mu.Unlock()
+		if wait > 0 {
 			time.Sleep(wait)
 		}
-		last = time.Now()
 		t.mu.Lock()
+		t.started = time.Now()
+		last := t.started
 		t.checks++
 		since, started := t.snap, t.now()
 		if started.Sub(t.snapAt) > maxSnapshotAge {
