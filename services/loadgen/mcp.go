@@ -110,11 +110,21 @@ func checkToolResult(body []byte) string {
 }
 
 // newTransport is a keep-alive transport for many concurrent requests to
-// one loopback host.
+// one loopback host, over at most maxConns connections: the harness stands
+// for many clients behind a proxy, which keeps a bounded pool of
+// connections to the API, not one per request in flight. A request waits
+// for a free connection in the harness, and that wait counts in its
+// latency (from its due time). Without the bound a stall of a few
+// milliseconds made the harness open hundreds of connections that then
+// stayed open, idle, holding the API's buffers and goroutines.
 func newTransport() *http.Transport {
 	return &http.Transport{
-		MaxIdleConns:        2048,
-		MaxIdleConnsPerHost: 2048,
+		MaxConnsPerHost:     maxConns,
+		MaxIdleConns:        maxConns,
+		MaxIdleConnsPerHost: maxConns,
 		IdleConnTimeout:     90 * time.Second,
 	}
 }
+
+// maxConns bounds the connections of one transport.
+const maxConns = 256

@@ -59,6 +59,12 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 	if err != nil {
 		return encodedPage{}, err
 	}
+	// A gzip writer holds about half a megabyte of tables and window: at
+	// most gzipSlots compress at once (the work is CPU-bound, so more in
+	// parallel gains nothing), or a burst of misses would hold a writer
+	// each (128 of them took 60 MB of the API's memory).
+	gzipSlots <- struct{}{}
+	defer func() { <-gzipSlots }()
 	var zb bytes.Buffer
 	zb.Grow(len(body) / 3)
 	zw := fastGzipWriters.Get().(*gzip.Writer)
@@ -73,6 +79,8 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 	// The buffer may have grown past the body; what is kept is the body.
 	return encodedPage{gz: bytes.Clone(zb.Bytes()), v: validatorsOf(body, lastModified)}, nil
 }
+
+var gzipSlots = make(chan struct{}, 4)
 
 var fastGzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
 
