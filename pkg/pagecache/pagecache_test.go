@@ -41,6 +41,13 @@ func (d *db) check(ctx context.Context, since string) (string, bool, error) {
 	return strconv.FormatInt(v, 10), v > s, nil
 }
 
+// fill looks key up in c and stores v under it with the lookup's ticket,
+// as a caller does on a miss.
+func fill[V any](c *Cache[V], key string, v V, size int) {
+	_, tk, _ := c.Get(context.Background(), key)
+	c.Put(tk, key, v, size)
+}
+
 func TestHitsUntilAWrite(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
@@ -84,8 +91,7 @@ func TestLookupWaitsForACheckBegunAfterIt(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
 	c := New[string](NewTracker(d.check, nil), 1000)
-	_, tk, _ := c.Get(ctx, "q=a")
-	c.Put(tk, "q=a", "page a", 10)
+	fill(c, "q=a", "page a", 10)
 
 	d.gate, d.started = make(chan struct{}), make(chan struct{}, 4)
 	first := make(chan bool)
@@ -132,8 +138,7 @@ func TestFailedCheck(t *testing.T) {
 	ctx := context.Background()
 	d := &db{}
 	c := New[string](NewTracker(d.check, nil), 1000)
-	_, tk, _ := c.Get(ctx, "q=a")
-	c.Put(tk, "q=a", "page a", 10)
+	fill(c, "q=a", "page a", 10)
 	d.fail.Store(true)
 	_, tk, ok := c.Get(ctx, "q=a")
 	if ok {
@@ -168,8 +173,7 @@ func TestOldSnapshotStartsOver(t *testing.T) {
 	d := &db{}
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	c := New[string](NewTracker(d.check, func() time.Time { return now }), 1000)
-	_, tk, _ := c.Get(ctx, "q=a")
-	c.Put(tk, "q=a", "page a", 10)
+	fill(c, "q=a", "page a", 10)
 	now = now.Add(maxSnapshotAge - time.Second)
 	if _, _, ok := c.Get(ctx, "q=a"); !ok {
 		t.Fatal("a young snapshot: want a hit")
@@ -185,8 +189,7 @@ func TestMemoryBound(t *testing.T) {
 	d := &db{}
 	c := New[int](NewTracker(d.check, nil), 800)
 	for i := range 100 {
-		_, tk, _ := c.Get(ctx, strconv.Itoa(i))
-		c.Put(tk, strconv.Itoa(i), i, 50)
+		fill(c, strconv.Itoa(i), i, 50)
 		if s := c.Stats(); s.Bytes > 800 {
 			t.Fatalf("after %d puts: %d bytes held, bound 800", i+1, s.Bytes)
 		}
@@ -194,13 +197,11 @@ func TestMemoryBound(t *testing.T) {
 	if s := c.Stats(); s.Entries != 16 || s.Bytes != 800 {
 		t.Fatalf("stats %+v: want 16 entries of 50 bytes", s)
 	}
-	_, tk, _ := c.Get(ctx, "big")
-	c.Put(tk, "big", 1, 101) // over MaxBytes/maxShare
+	fill(c, "big", 1, 101) // over MaxBytes/maxShare
 	if _, _, ok := c.Get(ctx, "big"); ok {
 		t.Fatal("a value over an eighth of the bound was stored")
 	}
-	_, tk, _ = c.Get(ctx, "5")
-	c.Put(tk, "5", 55, 50) // replacing a key keeps the count right
+	fill(c, "5", 55, 50) // replacing a key keeps the count right
 	if s := c.Stats(); s.Entries != 16 || s.Bytes != 800 {
 		t.Fatalf("after replacing a key: %+v", s)
 	}
@@ -261,10 +262,8 @@ func TestCachesShareATracker(t *testing.T) {
 	d := &db{}
 	tr := NewTracker(d.check, nil)
 	pages, cards := New[string](tr, 1000), New[string](tr, 1000)
-	_, tk, _ := pages.Get(ctx, "q=a")
-	pages.Put(tk, "q=a", "page", 10)
-	_, tk, _ = cards.Get(ctx, "id")
-	cards.Put(tk, "id", "card", 10)
+	fill(pages, "q=a", "page", 10)
+	fill(cards, "id", "card", 10)
 	if _, _, ok := pages.Get(ctx, "q=a"); !ok {
 		t.Fatal("page: want a hit")
 	}
