@@ -20,9 +20,13 @@ package pagecache
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // CheckFunc reports whether bundles were written since the snapshot since
@@ -92,6 +96,8 @@ type Cache[V any] struct {
 	keys    []string // the keys of entries, for eviction at random
 	bytes   int
 	stats   Stats
+
+	flight singleflight.Group // misses being computed, by generation and key
 }
 
 type entry[V any] struct {
@@ -153,6 +159,37 @@ func (c *Cache[V]) Get(ctx context.Context, key string) (V, Ticket, bool) {
 	}
 	c.stats.Misses++
 	return zero, Ticket{gen: gen, valid: true}, false
+}
+
+// Load returns the value under key as Get does, and on a miss computes it
+// with compute (which returns the value and its size) and stores it.
+// Concurrent misses of one key in one state of the index share one
+// computation (a write emptied the cache, and the front page is asked a
+// hundred times while it is computed once); a lookup whose check failed
+// computes alone and stores nothing. When the computation it shared
+// failed because its first caller went away, a lookup computes again.
+func (c *Cache[V]) Load(ctx context.Context, key string, compute func() (V, int, error)) (V, error) {
+	v, t, ok := c.Get(ctx, key)
+	if ok {
+		return v, nil
+	}
+	if !t.valid {
+		v, _, err := compute()
+		return v, err
+	}
+	run := func() (any, error) {
+		v, size, err := compute()
+		if err == nil {
+			c.Put(t, key, v, size)
+		}
+		return v, err
+	}
+	r, err, shared := c.flight.Do(strconv.FormatUint(t.gen, 10)+"\x00"+key, run)
+	if shared && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		r, err = run()
+	}
+	v, _ = r.(V)
+	return v, err
 }
 
 // Put stores v of the given size under key, if t is a ticket of the

@@ -307,3 +307,85 @@ func TestCheckSpacing(t *testing.T) {
 		t.Fatalf("%+v: want many lookups answered by few checks", s)
 	}
 }
+
+// Concurrent misses of one key share one computation; after a write, a
+// miss computes again; a failed check computes without storing.
+func TestLoadSharesAMiss(t *testing.T) {
+	ctx := context.Background()
+	d := &db{}
+	c := New[int64](NewTracker(d.check, nil), 1000)
+	var computed atomic.Int64
+	release := make(chan struct{})
+	compute := func() (int64, int, error) {
+		computed.Add(1)
+		<-release
+		return d.version.Load(), 10, nil
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if v, err := c.Load(ctx, "front", compute); err != nil || v != 0 {
+				t.Errorf("Load: %d, %v", v, err)
+			}
+		})
+	}
+	time.Sleep(50 * time.Millisecond) // let them all miss and wait
+	close(release)
+	wg.Wait()
+	if n := computed.Load(); n != 1 {
+		t.Fatalf("%d computations for 20 concurrent misses of one key: want 1", n)
+	}
+	if v, err := c.Load(ctx, "front", compute); err != nil || v != 0 || computed.Load() != 1 {
+		t.Fatalf("after the shared miss: %d, %v, %d computations; want a hit", v, err, computed.Load())
+	}
+	d.version.Add(1)
+	if v, err := c.Load(ctx, "front", compute); err != nil || v != 1 || computed.Load() != 2 {
+		t.Fatalf("after a write: %d, %v, %d computations; want the new value computed", v, err, computed.Load())
+	}
+	d.fail.Store(true)
+	if v, err := c.Load(ctx, "other", compute); err != nil || v != 1 || computed.Load() != 3 {
+		t.Fatalf("with the check failing: %d, %v, %d computations; want a computation", v, err, computed.Load())
+	}
+	d.fail.Store(false)
+	if _, err := c.Load(ctx, "other", compute); err != nil || computed.Load() != 4 {
+		t.Fatalf("a value computed without a check was stored (%d computations)", computed.Load())
+	}
+	if _, err := c.Load(ctx, "front", compute); err != nil || computed.Load() != 4 {
+		t.Fatalf("nothing written since: want the stored front page (%d computations)", computed.Load())
+	}
+}
+
+// A miss whose shared computation failed because its first caller went
+// away computes again for the callers still waiting.
+func TestLoadAfterTheFirstCallerLeft(t *testing.T) {
+	d := &db{}
+	c := New[string](NewTracker(d.check, nil), 1000)
+	first, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	firstDone := make(chan error)
+	go func() {
+		_, err := c.Load(first, "k", func() (string, int, error) {
+			close(started)
+			<-first.Done()
+			return "", 0, first.Err()
+		})
+		firstDone <- err
+	}()
+	<-started
+	second := make(chan string)
+	go func() {
+		v, err := c.Load(context.Background(), "k", func() (string, int, error) { return "fresh", 5, nil })
+		if err != nil {
+			t.Errorf("second caller: %v", err)
+		}
+		second <- v
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-firstDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("first caller: %v, want canceled", err)
+	}
+	if v := <-second; v != "fresh" {
+		t.Fatalf("second caller got %q, want its own computation", v)
+	}
+}

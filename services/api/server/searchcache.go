@@ -134,35 +134,29 @@ func (a *answerCaches) cardCache() *pagecache.Cache[encodedPage] {
 }
 
 // cached is the answer under key of c (nil: none), computed by compute on
-// a miss and then kept. A miss reads the index: it takes an admission slot
-// (admission.go) first, as the middleware does for the other index reads;
-// the REST routes and the MCP tools alike.
+// a miss and then kept; concurrent misses of one key share one computation
+// (pagecache.Cache.Load). A miss reads the index: it takes an admission
+// slot (admission.go) first, as the middleware does for the other index
+// reads; the REST routes and the MCP tools alike.
 func (s *Server) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
-	var ticket pagecache.Ticket
-	if c != nil {
-		var hit encodedPage
-		var ok bool
-		if hit, ticket, ok = c.Get(ctx, key); ok {
-			return hit, nil
+	miss := func() (encodedPage, int, error) {
+		release, err := s.admission.admit()
+		if err != nil {
+			return encodedPage{}, 0, err
 		}
+		defer release()
+		v, lastModified, err := compute()
+		if err != nil {
+			return encodedPage{}, 0, err
+		}
+		ep, err := encode(v, lastModified)
+		return ep, len(ep.gz) + len(key), err
 	}
-	release, err := s.admission.admit()
-	if err != nil {
-		return encodedPage{}, err
+	if c == nil {
+		ep, _, err := miss()
+		return ep, err
 	}
-	defer release()
-	v, lastModified, err := compute()
-	if err != nil {
-		return encodedPage{}, err
-	}
-	ep, err := encode(v, lastModified)
-	if err != nil {
-		return encodedPage{}, err
-	}
-	if c != nil {
-		c.Put(ticket, key, ep, len(ep.gz)+len(key))
-	}
-	return ep, nil
+	return c.Load(ctx, key, miss)
 }
 
 // searchEncoded is the encoded page of a query string of GET /api/bundles,

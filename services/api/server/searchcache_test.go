@@ -220,3 +220,25 @@ func TestCachedAnswersEncoding(t *testing.T) {
 		}
 	}
 }
+
+// Concurrent requests for a page nobody has asked since the last write
+// are answered by one search.
+func TestSearchPageCacheSharesAMiss(t *testing.T) {
+	a := newAPI(t, "base")
+	name, card := widget(1)
+	upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))
+	var wg sync.WaitGroup
+	bodies := make([]string, 16)
+	for i := range bodies {
+		wg.Go(func() { bodies[i] = string(a.get("/api/bundles?q=widgets&sort=relevance", 200, nil)) })
+	}
+	wg.Wait()
+	for _, b := range bodies[1:] {
+		if b != bodies[0] {
+			t.Fatal("concurrent requests of one page: different answers")
+		}
+	}
+	if s := a.server.caches.pages.Stats(); s.Misses+s.Hits != 16 || s.Entries != 1 {
+		t.Fatalf("page cache %+v: want 16 lookups and one page", s)
+	}
+}
