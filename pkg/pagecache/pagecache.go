@@ -148,11 +148,7 @@ func (c *Cache[V]) Get(ctx context.Context, key string) (V, Ticket, bool) {
 		c.stats.Unchecked++
 		return zero, Ticket{}, false
 	}
-	if gen > c.gen { // a write was found: every entry may be stale
-		c.gen = gen
-		clear(c.entries)
-		c.keys, c.bytes = c.keys[:0], 0
-	}
+	c.advance(gen)
 	if e, ok := c.entries[key]; ok && gen == c.gen {
 		c.stats.Hits++
 		return e.value, Ticket{}, true
@@ -203,11 +199,7 @@ func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
 	if t.gen < c.gen {
 		return // a write was found since: v may be stale
 	}
-	if t.gen > c.gen {
-		c.gen = t.gen
-		clear(c.entries)
-		c.keys, c.bytes = c.keys[:0], 0
-	}
+	c.advance(t.gen)
 	if old, ok := c.entries[key]; ok {
 		c.remove(key, old)
 	}
@@ -218,6 +210,17 @@ func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
 	c.entries[key] = &entry[V]{value: v, size: size, at: len(c.keys)}
 	c.keys = append(c.keys, key)
 	c.bytes += size
+}
+
+// advance moves the cache to generation gen when it is newer: a write was
+// found since its entries were stored, so every one of them may be stale.
+func (c *Cache[V]) advance(gen uint64) {
+	if gen <= c.gen {
+		return
+	}
+	c.gen = gen
+	clear(c.entries)
+	c.keys, c.bytes = c.keys[:0], 0
 }
 
 // remove drops e, the entry of key, keeping keys dense.
@@ -290,10 +293,10 @@ func (t *Tracker) run(r *round) {
 		}
 		t.mu.Lock()
 		t.started = time.Now()
-		last := t.started
+		began := t.started
 		t.checks++
-		since, started := t.snap, t.now()
-		if started.Sub(t.snapAt) > maxSnapshotAge {
+		since, snapAt := t.snap, t.now()
+		if snapAt.Sub(t.snapAt) > maxSnapshotAge {
 			since = ""
 		}
 		t.mu.Unlock()
@@ -302,7 +305,7 @@ func (t *Tracker) run(r *round) {
 		now, written, err := t.check(ctx, since)
 		cancel()
 		if t.Observe != nil {
-			t.Observe(time.Since(last))
+			t.Observe(time.Since(began))
 		}
 
 		t.mu.Lock()
@@ -311,7 +314,7 @@ func (t *Tracker) run(r *round) {
 				t.gen++
 				t.emptied++
 			}
-			t.snap, t.snapAt = now, started
+			t.snap, t.snapAt = now, snapAt
 		}
 		r.gen, r.err = t.gen, err
 		close(r.done)

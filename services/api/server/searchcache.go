@@ -64,20 +64,13 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 	// parallel gains nothing), or a burst of misses would hold a writer
 	// each (128 of them took 60 MB of the API's memory).
 	gzipSlots <- struct{}{}
-	defer func() { <-gzipSlots }()
-	var zb bytes.Buffer
-	zb.Grow(len(body) / 3)
-	zw := fastGzipWriters.Get().(*gzip.Writer)
-	defer fastGzipWriters.Put(zw)
-	zw.Reset(&zb)
-	if _, err := zw.Write(body); err != nil {
-		return encodedPage{}, err
-	}
-	if err := zw.Close(); err != nil {
+	zb, err := gzipWith(&fastGzipWriters, body)
+	<-gzipSlots
+	if err != nil {
 		return encodedPage{}, err
 	}
 	// The buffer may have grown past the body; what is kept is the body.
-	return encodedPage{gz: bytes.Clone(zb.Bytes()), v: validatorsOf(body, lastModified)}, nil
+	return encodedPage{gz: bytes.Clone(zb), v: validatorsOf(body, lastModified)}, nil
 }
 
 var gzipSlots = make(chan struct{}, 4)
@@ -183,7 +176,8 @@ func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error
 		return encodedPage{}, notFound("No public bundle has that id.")
 	}
 	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
-		card, err := s.bundle(ctx, id)
+		b, err := s.store.GetBundle(ctx, id)
+		card := s.publish(b)
 		return card, card.UpdatedAt.Time, err
 	})
 }

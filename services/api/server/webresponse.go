@@ -28,6 +28,23 @@ const gzipMin = 1024
 
 var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
 
+// gzipWith compresses body with a writer of pool (a pool of *gzip.Writer
+// of one level).
+func gzipWith(pool *sync.Pool, body []byte) ([]byte, error) {
+	var zb bytes.Buffer
+	zb.Grow(len(body) / 3)
+	zw := pool.Get().(*gzip.Writer)
+	defer pool.Put(zw)
+	zw.Reset(&zb)
+	if _, err := zw.Write(body); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return zb.Bytes(), nil
+}
+
 // setPageHeaders sets the security headers of a page.
 func setPageHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", pageCSP)
@@ -75,19 +92,12 @@ func sendCompressible(c echo.Context, status int, contentType string, body []byt
 		h.Set("Cache-Control", "no-store")
 	}
 	if len(body) >= gzipMin && acceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
-		var zb bytes.Buffer
-		zw := gzipWriters.Get().(*gzip.Writer)
-		zw.Reset(&zb)
-		_, err := zw.Write(body)
-		if err == nil {
-			err = zw.Close()
-		}
-		gzipWriters.Put(zw)
+		zb, err := gzipWith(&gzipWriters, body)
 		if err != nil {
 			return err
 		}
 		h.Set("Content-Encoding", "gzip")
-		body = zb.Bytes()
+		body = zb
 	}
 	return c.Blob(status, contentType, body)
 }
