@@ -23,7 +23,28 @@ type Card struct {
 	UpdatedAt   Timestamp    `json:"updated_at"`
 	// API is the absolute URL of this card, from the API's public base URL.
 	API string `json:"api"`
+	// Snippet says why a search with q found this bundle: a short passage of
+	// the field that matched, its matched words marked. Only items of a
+	// search with q carry it; cards never do.
+	Snippet *Snippet `json:"snippet,omitempty"`
 }
+
+// Snippet is a short passage of one card field with the words that matched
+// a search marked (a search result's snippet).
+type Snippet struct {
+	// Field is the card field the passage comes from: name, tagline,
+	// description or concepts.
+	Field string `json:"field"`
+	// Text is the passage, plain text (never markup), at most
+	// MaxSnippetRunes characters; an ellipsis (…) marks a cut.
+	Text string `json:"text"`
+	// Highlights are the matched spans of Text, each [start, end) in Unicode
+	// code points, in order and not overlapping. Never null.
+	Highlights [][2]int `json:"highlights"`
+}
+
+// MaxSnippetRunes bounds Snippet.Text.
+const MaxSnippetRunes = 240
 
 // Concept is one entry a root index lists (contract 2.2).
 type Concept struct {

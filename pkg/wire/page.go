@@ -8,6 +8,10 @@ type Page struct {
 	Offset     int     `json:"offset"`
 	NextOffset *int    `json:"next_offset"` // nil on the last page and past the 1000 cap
 	Next       *string `json:"next"`        // absolute URL of the next page, nil when NextOffset is
+	// DidYouMean are queries close to q (names and repository names within
+	// a small edit distance), offered when a search with q finds few
+	// bundles on its first page; absent otherwise.
+	DidYouMean []string `json:"did_you_mean,omitempty"`
 }
 
 // Sort is the order of a search (contract 4.1, plus the relevance
