@@ -1,0 +1,128 @@
+package searchtext
+
+import "strings"
+
+// Bounds of ParseQuery, so a query's cost does not grow with what is typed.
+const (
+	// MaxTerms bounds Query.Terms and Query.Excluded (each).
+	MaxTerms = 12
+	// MinPrefix is the fewest characters a last word needs to match as a prefix.
+	MinPrefix = 2
+	// maxQueryBytes is how much of a query ParseQuery reads.
+	maxQueryBytes = 1 << 10
+	// maxWordRunes and maxTermWords bound a Term.
+	maxWordRunes = 64
+	maxTermWords = 16
+)
+
+// Query is what a search query asks for.
+type Query struct {
+	// Terms are what q looks for, in order: words, quoted phrases, compounds
+	// and CJK runs. Stop words (of English, and of the language Language(q)
+	// detects for q when it is not English) are left out unless q has no
+	// other term, in which case they are all kept: "the who" is a band. At
+	// most MaxTerms; duplicates (same Words) once, where first typed.
+	Terms []Term
+	// Excluded are the -word and -"phrase" operands of q: a bundle holding
+	// one is left out. Never stop-filtered: whoever excludes a word means it.
+	Excluded []Term
+	// Repo is the repository q names, lowercase "owner/repo", when the whole
+	// of q is one (see repoOf for the forms read); "" otherwise. Any
+	// "a/b" shaped query counts, "ci/cd" too: the exact tier then looks for
+	// that repository, and Terms still hold its words for the text tiers.
+	Repo string
+	// Key is what the exact tier compares with bundles' names, repositories
+	// and ids: Repo when set, else q trimmed.
+	Key string
+}
+
+// Term is one thing a query looks for.
+type Term struct {
+	// Words are lowercase, letters and digits only (accents kept: Postgres's
+	// unaccent removes them), each at most 64 runes (longer words truncated),
+	// at most 16 a term.
+	Words []string
+	// Phrase: Words must be adjacent and in order. True for a quoted phrase,
+	// a CJK run (Words are its bigrams, or the single character), and a
+	// compound typed without spaces ("react-native", "node.js", "a_b").
+	Phrase bool
+	// Parts are, for a single unquoted word that Expand would split
+	// (camelCase, letters+digits), its lowercase parts, which also match as
+	// a phrase: "PharmacyDomain" -> Words [pharmacydomain], Parts [pharmacy
+	// domain]. Else nil.
+	Parts []string
+	// Prefix: the word may be the start of a longer word. Set only on the
+	// last term of q, when it is a single unquoted non-CJK word of at least
+	// MinPrefix runes and q ends with that word: not with a space, which
+	// says the word is finished, nor with punctuation ("terraform?"). When
+	// that word is a stop word or a duplicate and so left out, no term has
+	// Prefix.
+	Prefix bool
+}
+
+// ParseQuery reads a search query q as people and agents type it, in the
+// manner of Postgres's websearch_to_tsquery: words, "quoted phrases", -word
+// and -"phrase"; "or" is just a (stop) word; an unbalanced quote closes at
+// the end; a lone "-" is nothing. For a Repo q, Terms are the words of owner
+// and repo, none left out. ParseQuery reads at most 1 KiB of q.
+func ParseQuery(q string) Query {
+	q = prefixBytes(q, maxQueryBytes)
+	query := Query{Key: strings.TrimSpace(q)}
+	if repo, owner, name := repoOf(query.Key); repo != "" {
+		query.Repo, query.Key = repo, repo
+		query.Terms = firstTerms(dedupe(append(tokenTerms(owner), tokenTerms(name)...)))
+		return query
+	}
+	var terms []Term
+	for _, op := range operands(q) {
+		if op.excluded {
+			if t, ok := op.term(); ok {
+				query.Excluded = append(query.Excluded, t)
+			}
+			continue
+		}
+		terms = append(terms, op.terms()...)
+	}
+	query.Terms = firstTerms(dropStopWords(dedupe(terms), Language(q)))
+	query.Excluded = firstTerms(dedupe(query.Excluded))
+	return query
+}
+
+// dropStopWords leaves out the single unquoted words that are stop words of
+// English or of lang, unless nothing else would be left.
+func dropStopWords(terms []Term, lang string) []Term {
+	kept := make([]Term, 0, len(terms))
+	for _, t := range terms {
+		if t.Phrase || len(t.Words) != 1 ||
+			!(isStopWord(English, t.Words[0]) || isStopWord(lang, t.Words[0])) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return terms
+	}
+	return kept
+}
+
+// dedupe keeps the first of terms with the same Words.
+func dedupe(terms []Term) []Term {
+	seen := make(map[string]bool, len(terms))
+	out := terms[:0:0]
+	for _, t := range terms {
+		key := strings.Join(t.Words, " ")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// firstTerms cuts terms to MaxTerms, and nil when there are none.
+func firstTerms(terms []Term) []Term {
+	if len(terms) == 0 {
+		return nil
+	}
+	return terms[:min(len(terms), MaxTerms)]
+}

@@ -1,0 +1,152 @@
+package searchtext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A token is a maximal run of non-space characters, as Postgres's parser
+// first sees it. Inside a token, runs of letters and digits are separated by
+// punctuation; how the token is joined decides what the parser keeps whole.
+
+// isWordRune reports whether r belongs in a word: a letter or a digit.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isMark reports combining marks, which neither end a word nor appear in
+// the words this package returns (unaccent drops the common ones anyway).
+func isMark(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me)
+}
+
+// isCJK reports the characters Postgres's parser lumps into one token per
+// run because they are written without spaces: Han, Hiragana, Katakana,
+// Hangul, and the kana length mark and 〆, which Unicode files as Common.
+func isCJK(r rune) bool {
+	switch r {
+	case 'ー', 'ｰ', '〆':
+		return true
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// tokenRuns cuts token into its runs of letters and digits (marks dropped).
+// pathJoined is true when a '.', '/' or ':' separates two runs: Postgres
+// keeps such a token whole ("okf.index", "owner/repo", a URL), so its parts
+// are nowhere in the index unless Expand adds them.
+func tokenRuns(token string) (runs []string, pathJoined bool) {
+	var run strings.Builder
+	pathSep := false
+	for _, r := range token {
+		switch {
+		case isWordRune(r):
+			if run.Len() == 0 && len(runs) > 0 && pathSep {
+				pathJoined = true
+			}
+			if run.Len() == 0 {
+				pathSep = false
+			}
+			run.WriteRune(r)
+		case isMark(r):
+		default:
+			if run.Len() > 0 {
+				runs = append(runs, run.String())
+				run.Reset()
+			}
+			if r == '.' || r == '/' || r == ':' {
+				pathSep = true
+			}
+		}
+	}
+	if run.Len() > 0 {
+		runs = append(runs, run.String())
+	}
+	return runs, pathJoined
+}
+
+// runeClass is what a word character is for splitting at boundaries.
+type runeClass int
+
+const (
+	classLower runeClass = iota // lowercase, and letters without case
+	classUpper
+	classDigit
+	classCJK
+)
+
+func classOf(r rune) runeClass {
+	switch {
+	case isCJK(r):
+		return classCJK
+	case unicode.IsDigit(r):
+		return classDigit
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return classUpper
+	}
+	return classLower
+}
+
+// wordParts splits a run of letters and digits where Postgres's parser does
+// not: "PharmacyDomain" -> Pharmacy Domain, "XMLHttpRequest" -> XML Http
+// Request, "web3" -> web 3, "AI大模型" -> AI 大模型. The cuts are at a lower to
+// upper change, before the last capital of a capital run that a lowercase
+// letter follows, and wherever digits or CJK characters start or stop.
+func wordParts(run string) []string {
+	var parts []string
+	start := 0
+	prevClass := runeClass(-1)
+	for i, r := range run {
+		class := classOf(r)
+		if i > start && cutBefore(prevClass, class, run[i+utf8.RuneLen(r):]) {
+			parts = append(parts, run[start:i])
+			start = i
+		}
+		prevClass = class
+	}
+	return append(parts, run[start:])
+}
+
+// cutBefore reports whether a word splits between a character of class prev
+// and one of class cur, followed by rest.
+func cutBefore(prev, cur runeClass, rest string) bool {
+	if prev != cur && (prev == classDigit || cur == classDigit || prev == classCJK || cur == classCJK) {
+		return true
+	}
+	if prev == classLower && cur == classUpper {
+		return true
+	}
+	if prev == classUpper && cur == classUpper {
+		next, _ := utf8.DecodeRuneInString(rest)
+		return rest != "" && unicode.IsLower(next)
+	}
+	return false
+}
+
+// bigrams returns a CJK run as overlapping pairs of characters, as Lucene's
+// CJKBigramFilter does, so any two-character word inside it can be found;
+// a one-character run is itself.
+func bigrams(run string) []string {
+	runes := []rune(run)
+	if len(runes) < 2 {
+		return []string{run}
+	}
+	pairs := make([]string, 0, len(runes)-1)
+	for i := 0; i+1 < len(runes); i++ {
+		pairs = append(pairs, string(runes[i:i+2]))
+	}
+	return pairs
+}
+
+// prefixBytes returns at most limit bytes of s, cut at a character boundary.
+func prefixBytes(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
