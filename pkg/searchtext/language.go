@@ -1,6 +1,10 @@
 package searchtext
 
-import "unicode"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Thresholds of Language. A bundle is analysed with a language other than
 // English only when that language's stop words make at least
@@ -15,19 +19,24 @@ const (
 	// languagePrefix is how many bytes of text Language reads: plenty to
 	// tell a language, and a bound on its cost.
 	languagePrefix = 8 << 10
+	// cjkWeight is how many Latin letters a Han, Kana or Hangul character
+	// counts for when scripts are compared: one writes about as much as a
+	// syllable or a short word, and a Japanese or Chinese bundle is full of
+	// Latin product names and code that would otherwise outnumber it.
+	cjkWeight = 3
 )
 
 // Language returns the configuration to analyse a bundle whose text is
 // text (its name, tagline, description, concept names and summaries,
-// joined by spaces). The script with the most letters decides first:
-// Cyrillic is Russian; Han, Kana, Hangul or any other script that is
-// neither Latin nor Cyrillic is Simple, for no stemmer of ours knows it;
-// Latin (which wins ties) goes on to stop words. Of Latin text, the
-// language whose stop words are the largest share of its words, when that
-// share and count clear the thresholds above (minStopShare, minStopWords);
-// English when nothing stands out, on ties, and for empty text. A bundle
-// may mix languages: the one it uses most for its connecting words wins.
-// Language reads at most the first 8 KiB of text.
+// joined by spaces). The script with the most letters decides first, a
+// CJK character counting as cjkWeight letters: Cyrillic is Russian; Han,
+// Kana, Hangul or any other script that is neither Latin nor Cyrillic is
+// Simple, for no stemmer of ours knows it; Latin (which wins ties) goes on
+// to stop words. Of Latin text, the language whose stop words are the
+// largest share of its words, when that share and count clear the
+// thresholds above; English when nothing stands out, on ties, and for
+// empty text. A bundle may mix languages: the one it uses most for its
+// connecting words wins. Language reads at most the first 8 KiB of text.
 func Language(text string) string {
 	text = prefixBytes(text, languagePrefix)
 	var latin, cyrillic, other int
@@ -38,6 +47,8 @@ func Language(text string) string {
 			latin++
 		case unicode.Is(unicode.Cyrillic, r):
 			cyrillic++
+		case isCJK(r):
+			other += cjkWeight
 		default:
 			other++
 		}
@@ -52,21 +63,30 @@ func Language(text string) string {
 }
 
 // latinLanguage picks among the stemming configurations by stop words.
+// Only prose counts: a word standing alone between spaces (punctuation
+// around it aside), of two letters or more and not in capitals. Letters cut
+// from slugs, paths and identifiers ("3-d-and-4-d", "AI") and one-letter
+// words are in several lists at once and would decide by accident.
 func latinLanguage(text string) string {
 	hits := make(map[string]int, len(Stemmed))
 	words := 0
-	forEachRun(text, func(run string) {
-		if !hasLatinLetter(run) {
-			return
+	for _, token := range strings.FieldsFunc(text, unicode.IsSpace) {
+		word := strings.TrimFunc(token, func(r rune) bool { return !isWordRune(r) })
+		if word == "" || !hasLatinLetter(word) {
+			continue
 		}
 		words++
-		folded := fold(run)
+		if strings.IndexFunc(word, func(r rune) bool { return !isWordRune(r) && !isMark(r) }) >= 0 ||
+			utf8.RuneCountInString(word) < 2 || strings.ToUpper(word) == word {
+			continue
+		}
+		folded := fold(word)
 		for _, config := range Stemmed {
 			if _, stop := stopSets[config][folded]; stop {
 				hits[config]++
 			}
 		}
-	})
+	}
 	best := English
 	for _, config := range Stemmed {
 		if hits[config] > hits[best] {
@@ -78,24 +98,6 @@ func latinLanguage(text string) string {
 		return English
 	}
 	return best
-}
-
-// forEachRun calls f with each run of letters and digits of text.
-func forEachRun(text string, f func(run string)) {
-	start := -1
-	for i, r := range text {
-		word := isWordRune(r) || isMark(r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			f(text[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		f(text[start:])
-	}
 }
 
 func hasLatinLetter(s string) bool {
