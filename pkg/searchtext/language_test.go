@@ -9,34 +9,35 @@ import (
 	"github.com/okfindex/okf-index/pkg/okf"
 )
 
+var languageCases = []struct {
+	name, text, want string
+}{
+	{"empty", "", English},
+	{"spaces and digits", "  42 \n", English},
+	{"English prose", "A curated knowledge base for understanding the most important blockchains together.", English},
+	{"names only", "Kubernetes Terraform Helm ArgoCD", English},
+	{"one foreign stop word proves nothing", "Kubernetes Operator Die Casting", English},
+	{"Portuguese question", "como integrar finanças com planilhas", Portuguese},
+	{"Portuguese", "Conhecimento operacional do pipeline Leizilla — regras, convenções e contratos entre módulos.", Portuguese},
+	{"Spanish", "Una colección de recetas para los que cocinan con poco tiempo y sin complicaciones.", Spanish},
+	{"French", "Une base de connaissances sur les bases de données et leur utilisation dans le projet.", French},
+	{"German", "Kuratiertes Wissen zum deutschen Recht: was gilt, als belegte Konzepte und nicht als Sammlung von Werkzeugen.", German},
+	{"Italian", "Una raccolta di note sulla cucina della nonna e sulle ricette per il pranzo della domenica.", Italian},
+	{"Dutch", "Een verzameling van notities over het bouwen van een huis en wat je daarvoor nodig hebt.", Dutch},
+	{"stop words without accents match accented lists", "Nao e so isso: voce esta aqui para aprender, nao para copiar.", Portuguese},
+	{"mostly English with a Portuguese phrase", "The guide to the pipeline and how it works with the store: um guia de uso.", English},
+	{"all-caps acronyms are not stop words", "AI DE DA LA TA DI ML Agents", English},
+	{"slug letters are not stop words", "urn:ngm:class:3-d-and-4-d urn:x:d-d-d-d-d-d 3-d-asset", English},
+	{"Russian", "Руководство по настройке сервера и базы данных для проекта.", Russian},
+	{"Chinese", "大模型研究与应用的知识库", Simple},
+	{"Japanese with Latin names", "PharmacyDomain プロジェクトの設計ガイドライン、実装構成をまとめたナレッジベース", Simple},
+	{"Korean", "한국어 검색 엔진 설계 문서", Simple},
+	{"Greek has no stemmer here", "Οδηγός για τη βάση δεδομένων", Simple},
+	{"English with a few CJK words", "A guide to the index and how it ranks bundles for 大模型 queries.", English},
+}
+
 func TestLanguage(t *testing.T) {
-	tests := []struct {
-		name, text, want string
-	}{
-		{"empty", "", English},
-		{"spaces and digits", "  42 \n", English},
-		{"English prose", "A curated knowledge base for understanding the most important blockchains together.", English},
-		{"names only", "Kubernetes Terraform Helm ArgoCD", English},
-		{"one foreign stop word proves nothing", "Kubernetes Operator Die Casting", English},
-		{"Portuguese question", "como integrar finanças com planilhas", Portuguese},
-		{"Portuguese", "Conhecimento operacional do pipeline Leizilla — regras, convenções e contratos entre módulos.", Portuguese},
-		{"Spanish", "Una colección de recetas para los que cocinan con poco tiempo y sin complicaciones.", Spanish},
-		{"French", "Une base de connaissances sur les bases de données et leur utilisation dans le projet.", French},
-		{"German", "Kuratiertes Wissen zum deutschen Recht: was gilt, als belegte Konzepte und nicht als Sammlung von Werkzeugen.", German},
-		{"Italian", "Una raccolta di note sulla cucina della nonna e sulle ricette per il pranzo della domenica.", Italian},
-		{"Dutch", "Een verzameling van notities over het bouwen van een huis en wat je daarvoor nodig hebt.", Dutch},
-		{"stop words without accents match accented lists", "Nao e so isso: voce esta aqui para aprender, nao para copiar.", Portuguese},
-		{"mostly English with a Portuguese phrase", "The guide to the pipeline and how it works with the store: um guia de uso.", English},
-		{"all-caps acronyms are not stop words", "AI DE DA LA TA DI ML Agents", English},
-		{"slug letters are not stop words", "urn:ngm:class:3-d-and-4-d urn:x:d-d-d-d-d-d 3-d-asset", English},
-		{"Russian", "Руководство по настройке сервера и базы данных для проекта.", Russian},
-		{"Chinese", "大模型研究与应用的知识库", Simple},
-		{"Japanese with Latin names", "PharmacyDomain プロジェクトの設計ガイドライン、実装構成をまとめたナレッジベース", Simple},
-		{"Korean", "한국어 검색 엔진 설계 문서", Simple},
-		{"Greek has no stemmer here", "Οδηγός για τη βάση δεδομένων", Simple},
-		{"English with a few CJK words", "A guide to the index and how it ranks bundles for 大模型 queries.", English},
-	}
-	for _, tt := range tests {
+	for _, tt := range languageCases {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Language(tt.text); got != tt.want {
 				t.Errorf("Language(%q) = %s, want %s", tt.text, got, tt.want)

@@ -6,56 +6,59 @@ import (
 	"testing"
 )
 
-func TestParseQueryRepo(t *testing.T) {
-	okfIndex := terms(word("okfindex"), phrase("okf", "index"))
-	tests := []struct {
-		q, repo string
-		terms   []Term // checked when not nil
-	}{
-		{"okfindex/okf-index", "okfindex/okf-index", okfIndex},
-		{"  okfindex/okf-index  ", "okfindex/okf-index", okfIndex},
-		{"OKFIndex/OKF-Index", "okfindex/okf-index", nil},
-		{"owner/repo.git", "owner/repo", terms(word("owner"), word("repo"))},
-		{"owner/repo/", "owner/repo", nil},
-		{"github.com/okfindex/okf-index", "okfindex/okf-index", okfIndex},
-		{"www.github.com/okfindex/okf-index", "okfindex/okf-index", nil},
-		{"https://github.com/Owner/Repo.git", "owner/repo", nil},
-		{"http://github.com/owner/repo", "owner/repo", nil},
-		{"https://www.github.com/owner/repo/", "owner/repo", nil},
-		{"HTTPS://GitHub.com/owner/repo", "owner/repo", nil},
-		{"https://github.com/owner/repo/tree/main/docs", "owner/repo", nil},
-		{"https://github.com/owner/repo/blob/x/index.md", "owner/repo", nil},
-		{"https://github.com/owner/repo?x=1", "owner/repo", nil},
-		{"https://github.com/owner/repo#frag", "owner/repo", nil},
-		{"https://github.com/owner/repo.git?x=1#frag", "owner/repo", nil},
-		{"github.com/owner/repo/tree/main", "owner/repo", nil},
-		{"SatohaCC/PharmacyDomain", "satohacc/pharmacydomain",
-			terms(split("satohacc", "satoha", "cc"), split("pharmacydomain", "pharmacy", "domain"))},
-		{"owner/repo.name_x-y", "owner/repo.name_x-y", nil},
-		// Any a/b shape is a repository, "ci/cd" too: the exact tier looks
-		// it up and the text tiers still get its words.
-		{"ci/cd", "ci/cd", terms(word("ci"), word("cd"))},
-		{"the/who", "the/who", terms(word("the"), word("who"))},
+// okfIndex is the terms of the repository okfindex/okf-index.
+var okfIndex = terms(word("okfindex"), phrase("okf", "index"))
 
-		{"owner", "", nil},
-		{"owner/", "", nil},
-		{"/repo", "", nil},
-		{"owner/repo extra", "", nil},
-		{"a/b/c", "", nil},
-		{"owner/repo?x=1", "", nil},
-		{"-owner/repo", "", nil},
-		{"owner_x/repo", "", nil},
-		{"node.js/express", "", nil},
-		{"owner/..", "", nil},
-		{"owner/.", "", nil},
-		{"abcdefghij-abcdefghij-abcdefghij-abcdefghij/repo", "", nil},
-		{"owner/repö", "", nil},
-		{"https://gitlab.com/owner/repo", "", nil},
-		{"https://owner/repo", "", nil},
-		{"github.com/owner", "", nil},
-		{"github.com.evil/owner/repo", "", nil},
-	}
-	for _, tt := range tests {
+var repoCases = []struct {
+	q, repo string
+	terms   []Term // checked when not nil
+}{
+	{"okfindex/okf-index", "okfindex/okf-index", okfIndex},
+	{"  okfindex/okf-index  ", "okfindex/okf-index", okfIndex},
+	{"OKFIndex/OKF-Index", "okfindex/okf-index", nil},
+	{"owner/repo.git", "owner/repo", terms(word("owner"), word("repo"))},
+	{"owner/repo/", "owner/repo", nil},
+	{"github.com/okfindex/okf-index", "okfindex/okf-index", okfIndex},
+	{"www.github.com/okfindex/okf-index", "okfindex/okf-index", nil},
+	{"https://github.com/Owner/Repo.git", "owner/repo", nil},
+	{"http://github.com/owner/repo", "owner/repo", nil},
+	{"https://www.github.com/owner/repo/", "owner/repo", nil},
+	{"HTTPS://GitHub.com/owner/repo", "owner/repo", nil},
+	{"https://github.com/owner/repo/tree/main/docs", "owner/repo", nil},
+	{"https://github.com/owner/repo/blob/x/index.md", "owner/repo", nil},
+	{"https://github.com/owner/repo?x=1", "owner/repo", nil},
+	{"https://github.com/owner/repo#frag", "owner/repo", nil},
+	{"https://github.com/owner/repo.git?x=1#frag", "owner/repo", nil},
+	{"github.com/owner/repo/tree/main", "owner/repo", nil},
+	{"SatohaCC/PharmacyDomain", "satohacc/pharmacydomain",
+		terms(split("satohacc", "satoha", "cc"), split("pharmacydomain", "pharmacy", "domain"))},
+	{"owner/repo.name_x-y", "owner/repo.name_x-y", nil},
+	// Any a/b shape is a repository, "ci/cd" too: the exact tier looks
+	// it up and the text tiers still get its words.
+	{"ci/cd", "ci/cd", terms(word("ci"), word("cd"))},
+	{"the/who", "the/who", terms(word("the"), word("who"))},
+
+	{"owner", "", nil},
+	{"owner/", "", nil},
+	{"/repo", "", nil},
+	{"owner/repo extra", "", nil},
+	{"a/b/c", "", nil},
+	{"owner/repo?x=1", "", nil},
+	{"-owner/repo", "", nil},
+	{"owner_x/repo", "", nil},
+	{"node.js/express", "", nil},
+	{"owner/..", "", nil},
+	{"owner/.", "", nil},
+	{"abcdefghij-abcdefghij-abcdefghij-abcdefghij/repo", "", nil},
+	{"owner/repö", "", nil},
+	{"https://gitlab.com/owner/repo", "", nil},
+	{"https://owner/repo", "", nil},
+	{"github.com/owner", "", nil},
+	{"github.com.evil/owner/repo", "", nil},
+}
+
+func TestParseQueryRepo(t *testing.T) {
+	for _, tt := range repoCases {
 		t.Run(tt.q, func(t *testing.T) {
 			got := ParseQuery(tt.q)
 			if got.Repo != tt.repo {
