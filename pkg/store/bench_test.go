@@ -340,8 +340,8 @@ func withDatabase(b *testing.B, adminURL, name string) string {
 
 // BenchmarkRelevance writes the judged relevance set (judged_test.go: the
 // real corpus and 100 decoys per real bundle) into the benchmark's database
-// of OKF_BENCH_N bundles and prints exact-name@1, MRR and nDCG@10 of the
-// old and the new ranking.
+// of OKF_BENCH_N bundles and prints exact-name@1, recall@5, MRR and nDCG@10
+// of the old and the new ranking, overall and per kind of query.
 func BenchmarkRelevance(b *testing.B) {
 	n := envInt("OKF_BENCH_N", 100000)
 	s, err := store.Open(context.Background(), store.Config{URL: benchDatabase(b, n)})
@@ -353,8 +353,9 @@ func BenchmarkRelevance(b *testing.B) {
 	fmt.Printf("\nrelevance over %d bundles, %d judged queries\n", n, len(qs))
 	for _, name := range []string{"old", "new"} {
 		f := judge(b, qs, relevanceSearches(s)[name])
-		fmt.Printf("%-4s %s\n", name, f)
+		fmt.Printf("%-4s %s\n%s", name, f, f.kindTable("     "))
 		b.ReportMetric(f.exactAt1, name+"-exact@1")
+		b.ReportMetric(f.recall5, name+"-recall@5")
 		b.ReportMetric(f.mrr, name+"-MRR")
 		b.ReportMetric(f.ndcg10, name+"-nDCG@10")
 	}
