@@ -341,7 +341,8 @@ func withDatabase(b *testing.B, adminURL, name string) string {
 // BenchmarkRelevance writes the judged relevance set (judged_test.go: the
 // real corpus and 100 decoys per real bundle) into the benchmark's database
 // of OKF_BENCH_N bundles and prints exact-name@1, recall@5, MRR and nDCG@10
-// of the old and the new ranking, overall and per kind of query.
+// of the old and the new ranking, overall and per kind of query, and the
+// share of typos that Suggest answers.
 func BenchmarkRelevance(b *testing.B) {
 	n := envInt("OKF_BENCH_N", 100000)
 	s, err := store.Open(context.Background(), store.Config{URL: benchDatabase(b, n)})
@@ -350,6 +351,7 @@ func BenchmarkRelevance(b *testing.B) {
 	}
 	defer s.Close()
 	qs := seedJudged(b, s, 100)
+	typos := judgedTypos(b, qs)
 	fmt.Printf("\nrelevance over %d bundles, %d judged queries\n", n, len(qs))
 	for _, name := range []string{"old", "new"} {
 		f := judge(b, qs, relevanceSearches(s)[name])
@@ -359,6 +361,7 @@ func BenchmarkRelevance(b *testing.B) {
 		b.ReportMetric(f.mrr, name+"-MRR")
 		b.ReportMetric(f.ndcg10, name+"-nDCG@10")
 	}
+	fmt.Printf("suggest: %.0f%% of %d typos offer the name they misspell\n", 100*suggestHits(b, s, typos), len(typos))
 }
 
 // BenchmarkUpsert measures UpsertBundle on a fresh database: new bundles,

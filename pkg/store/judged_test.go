@@ -20,7 +20,8 @@ import (
 // The judged relevance set: the real corpus written among decoys that share
 // its words, and queries with the bundles a careful reader expects
 // (testdata/relevance.tsv, plus the exact name and the owner/repo of every
-// live real bundle). TestRelevanceJudged runs it at small scale;
+// live real bundle), and misspelt names with the name a "did you mean"
+// should offer (testdata/typos.tsv). TestRelevanceJudged runs it at small scale;
 // BenchmarkRelevance (`make bench`) over the benchmark's N bundles.
 
 // judgedQuery is one query of the set and the ids it should find.
@@ -300,15 +301,76 @@ func relevanceSearches(s *store.Store) map[string]func(q string) ([]store.Bundle
 	}
 }
 
+// judgedTypo is a misspelt name and the name or repository a "did you
+// mean" should offer for it (testdata/typos.tsv).
+type judgedTypo struct{ q, want string }
+
+// judgedTypos are the lines of testdata/typos.tsv, each checked to offer a
+// live bundle's name, owner/repo or repository name (the "name" and "repo"
+// queries of qs), compared case-insensitively.
+func judgedTypos(t testing.TB, qs []judgedQuery) []judgedTypo {
+	t.Helper()
+	names := map[string]bool{}
+	for _, q := range qs {
+		switch q.kind {
+		case "name":
+			names[strings.ToLower(q.q)] = true
+		case "repo":
+			_, repo, _ := strings.Cut(q.q, "/")
+			names[strings.ToLower(q.q)] = true
+			names[strings.ToLower(repo)] = true
+		}
+	}
+	data, err := os.ReadFile("testdata/typos.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typos []judgedTypo
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		col := strings.Split(line, "\t")
+		if len(col) != 2 || strings.EqualFold(col[0], col[1]) {
+			t.Fatalf("typos.tsv: %q is not a typo and the name it misspells", line)
+		}
+		if !names[strings.ToLower(col[1])] {
+			t.Fatalf("typos.tsv: %q is no live bundle's name or repository", col[1])
+		}
+		typos = append(typos, judgedTypo{col[0], col[1]})
+	}
+	return typos
+}
+
+// suggestHits is the share of typos whose wanted name is among Suggest's.
+func suggestHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
+	t.Helper()
+	hits := 0
+	for _, ty := range typos {
+		got, err := s.Suggest(context.Background(), ty.q)
+		if err != nil {
+			t.Fatalf("suggest %q: %v", ty.q, err)
+		}
+		for _, g := range got {
+			if strings.EqualFold(g, ty.want) {
+				hits++
+				break
+			}
+		}
+	}
+	return float64(hits) / float64(max(len(typos), 1))
+}
+
 // TestRelevanceJudged: over the real corpus among 20 decoys per real
 // bundle, every exact name puts its bundle first and each kind of query
 // reaches its minRecall5 in the new ranking; MRR, nDCG@10 and recall@5 of
 // both rankings, overall and per kind, are logged (go test -v -run
-// TestRelevanceJudged).
+// TestRelevanceJudged), and the share of typos.tsv that Suggest answers.
 func TestRelevanceJudged(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
 	qs := seedJudged(t, s, 20)
+	typos := judgedTypos(t, qs)
 	for _, name := range []string{"old", "new"} {
 		f := judge(t, qs, relevanceSearches(s)[name])
 		t.Logf("%s ranking over %d queries: %s\n%s", name, len(qs), f, f.kindTable("\t"))
@@ -332,4 +394,5 @@ func TestRelevanceJudged(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("suggest: %.0f%% of %d typos offer the name they misspell", 100*suggestHits(t, s, typos), len(typos))
 }
