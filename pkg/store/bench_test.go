@@ -340,8 +340,9 @@ func withDatabase(b *testing.B, adminURL, name string) string {
 
 // BenchmarkRelevance writes the judged relevance set (judged_test.go: the
 // real corpus and 100 decoys per real bundle) into the benchmark's database
-// of OKF_BENCH_N bundles and prints exact-name@1, MRR and nDCG@10 of the
-// old and the new ranking.
+// of OKF_BENCH_N bundles and prints exact-name@1, recall@5, MRR and nDCG@10
+// of the old and the new ranking, overall and per kind of query, and the
+// share of typos that Suggest answers.
 func BenchmarkRelevance(b *testing.B) {
 	n := envInt("OKF_BENCH_N", 100000)
 	s, err := store.Open(context.Background(), store.Config{URL: benchDatabase(b, n)})
@@ -350,14 +351,17 @@ func BenchmarkRelevance(b *testing.B) {
 	}
 	defer s.Close()
 	qs := seedJudged(b, s, 100)
+	typos := judgedTypos(b, qs)
 	fmt.Printf("\nrelevance over %d bundles, %d judged queries\n", n, len(qs))
 	for _, name := range []string{"old", "new"} {
 		f := judge(b, qs, relevanceSearches(s)[name])
-		fmt.Printf("%-4s %s\n", name, f)
+		fmt.Printf("%-4s %s\n%s", name, f, f.kindTable("     "))
 		b.ReportMetric(f.exactAt1, name+"-exact@1")
+		b.ReportMetric(f.recall5, name+"-recall@5")
 		b.ReportMetric(f.mrr, name+"-MRR")
 		b.ReportMetric(f.ndcg10, name+"-nDCG@10")
 	}
+	fmt.Printf("suggest: %.0f%% of %d typos offer the name they misspell\n", 100*suggestHits(b, s, typos), len(typos))
 }
 
 // BenchmarkUpsert measures UpsertBundle on a fresh database: new bundles,
