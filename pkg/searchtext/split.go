@@ -24,12 +24,16 @@ func isMark(r rune) bool {
 // isCJK reports the characters Postgres's parser lumps into one token per
 // run because they are written without spaces: Han, Hiragana, Katakana,
 // Hangul, and the kana length mark and 〆, which Unicode files as Common.
+// Only letters: those scripts also hold symbols such as ㍃ (U+3343).
 func isCJK(r rune) bool {
+	if r < 0x1100 {
+		return false // below Hangul Jamo, the first of them: the fast path for Latin text
+	}
 	switch r {
 	case 'ー', 'ｰ', '〆':
 		return true
 	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return unicode.IsLetter(r) && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // tokenRuns cuts token into its runs of letters and digits (marks dropped).
