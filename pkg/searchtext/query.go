@@ -27,9 +27,13 @@ type Query struct {
 	// one is left out. Never stop-filtered: whoever excludes a word means it.
 	Excluded []Term
 	// Repo is the repository q names, lowercase "owner/repo", when the whole
-	// of q is one (see repoOf for the forms read); "" otherwise. Any
-	// "a/b" shaped query counts, "ci/cd" too: the exact tier then looks for
-	// that repository, and Terms still hold its words for the text tiers.
+	// of q (trimmed) is one of: owner/repo (with or without ".git" and a
+	// trailing slash); github.com/owner/repo or http(s)://(www.)github.com/
+	// owner/repo, with or without ".git", a trailing slash, a further path
+	// (/tree/main/docs), a query or a fragment. "" otherwise. owner is
+	// [A-Za-z0-9][A-Za-z0-9-]{0,38}, repo [A-Za-z0-9._-]{1,100}. Any a/b
+	// shaped query counts, "ci/cd" too: the exact tier then finds no such
+	// repository, and Terms still hold its words for the text tiers.
 	Repo string
 	// Key is what the exact tier compares with bundles' names, repositories
 	// and ids: Repo when set, else q trimmed.

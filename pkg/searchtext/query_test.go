@@ -68,6 +68,8 @@ var parseQueryCases = []struct {
 	{"duplicates once, first kept", "go rust Go", terms(word("go"), word("rust")), nil},
 	{"same words typed two ways", `react-native "react native"`, terms(phrase("react", "native")), nil},
 	{"punctuation alone is nothing", "+++ ... ", nil, nil},
+	// ㍃ is filed under Katakana but is a symbol, not a letter (found by fuzzing).
+	{"CJK symbols are not words", "㍃ ㈀ ", nil, nil},
 }
 
 func TestParseQuery(t *testing.T) {

@@ -24,12 +24,16 @@ func isMark(r rune) bool {
 // isCJK reports the characters Postgres's parser lumps into one token per
 // run because they are written without spaces: Han, Hiragana, Katakana,
 // Hangul, and the kana length mark and 〆, which Unicode files as Common.
+// Only letters: those scripts also hold symbols such as ㍃ (U+3343).
 func isCJK(r rune) bool {
+	if r < 0x1100 {
+		return false // below Hangul Jamo, the first of them: the fast path for Latin text
+	}
 	switch r {
 	case 'ー', 'ｰ', '〆':
 		return true
 	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return unicode.IsLetter(r) && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // tokenRuns cuts token into its runs of letters and digits (marks dropped).
@@ -37,32 +41,42 @@ func isCJK(r rune) bool {
 // keeps such a token whole ("okf.index", "owner/repo", a URL), so its parts
 // are nowhere in the index unless Expand adds them.
 func tokenRuns(token string) (runs []string, pathJoined bool) {
-	var run strings.Builder
-	pathSep := false
-	for _, r := range token {
+	start, marked, pathSep := -1, false, false
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		run := token[start:end]
+		if marked {
+			run = strings.Map(func(r rune) rune {
+				if isMark(r) {
+					return -1
+				}
+				return r
+			}, run)
+		}
+		if run != "" {
+			runs = append(runs, run)
+		}
+		start, marked = -1, false
+	}
+	for i, r := range token {
 		switch {
 		case isWordRune(r):
-			if run.Len() == 0 && len(runs) > 0 && pathSep {
-				pathJoined = true
+			if start < 0 {
+				pathJoined = pathJoined || pathSep && len(runs) > 0
+				start, pathSep = i, false
 			}
-			if run.Len() == 0 {
-				pathSep = false
-			}
-			run.WriteRune(r)
 		case isMark(r):
+			// A mark inside a run is dropped from it; before any letter,
+			// it goes with the separators.
+			marked = marked || start >= 0
 		default:
-			if run.Len() > 0 {
-				runs = append(runs, run.String())
-				run.Reset()
-			}
-			if r == '.' || r == '/' || r == ':' {
-				pathSep = true
-			}
+			flush(i)
+			pathSep = pathSep || r == '.' || r == '/' || r == ':'
 		}
 	}
-	if run.Len() > 0 {
-		runs = append(runs, run.String())
-	}
+	flush(len(token))
 	return runs, pathJoined
 }
 
