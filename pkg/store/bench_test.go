@@ -160,6 +160,32 @@ func BenchmarkQueries(b *testing.B) {
 		search("filters + q common + stars", fixed(store.SearchParams{Q: common, Sort: wire.SortStars,
 			Versions: []string{"0.1"}, Languages: []string{"python"}})),
 	)
+	// What people and agents type (issue 23): questions of common words,
+	// words typed partly, other word forms, CJK, pasted URLs, and words no
+	// bundle holds together (the partial tier, and a sorted search's
+	// fallback to any word).
+	questions := []string{"how to set up kubernetes with terraform", "what is the best guide for postgres",
+		"how do i write a graphql webhook", "where can i find a pandas guide",
+		"how to secure oauth in serverless apps", "which guide covers data pipeline migration"}
+	question := func(i int) string { return questions[i%len(questions)] }
+	cut := func(n int) func(i int) string {
+		return func(i int) string { w := medium(i); return w[:min(n, len(w))] }
+	}
+	plurals := []string{"guides", "webhooks", "pipelines", "audits", "migrations", "kubernetes clusters"}
+	cjk := []string{"知识", "模型研", "设计指", "ナレッジ", "研究", "图谱"}
+	apart := func(i int) string { return rare(i) + " " + rare(i+1) }
+	shapes = append(shapes,
+		search("relevance question (6 words)", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: question(i)} }),
+		search("q question (6 words)", func(i int) store.SearchParams { return store.SearchParams{Q: question(i)} }),
+		search("relevance prefix 2 letters", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: cut(2)(i)} }),
+		search("q prefix 2 letters", func(i int) store.SearchParams { return store.SearchParams{Q: cut(2)(i)} }),
+		search("relevance prefix 4 letters", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: cut(4)(i)} }),
+		search("relevance plural", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: plurals[i%len(plurals)]} }),
+		search("relevance cjk bigrams", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: cjk[i%len(cjk)]} }),
+		search("relevance pasted url", fixed(store.SearchParams{Sort: rel, Q: "https://github.com/" + smallRepo + ".git"})),
+		search("relevance words apart", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: apart(i)} }),
+		search("q words apart", func(i int) store.SearchParams { return store.SearchParams{Q: apart(i)} }),
+	)
 
 	type result struct {
 		name     string

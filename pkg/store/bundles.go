@@ -73,6 +73,7 @@ type stored struct {
 	rootSHA256  string
 	visibility  wire.Visibility
 	sig         signalCols
+	analysis    int // the analysisVersion that wrote its search columns
 }
 
 // lockAndRead takes the bundle's advisory lock and reads its current row;
@@ -100,7 +101,8 @@ func lockAndRead(ctx context.Context, tx pgx.Tx, id string) (*stored, error) {
 	return &st, nil
 }
 
-// upsertSQL writes bundles, one per element of the arrays $1..$27 (one
+// upsertSQL writes bundles, one per element of the arrays $1..$27, $29 and
+// $30, with the writers' clock $28 and analysisVersion $31 (one
 // statement whatever their number, so the statistics triggers run once per
 // batch). A new bundle starts live, or low when its path says so or an
 // earlier non-hidden copy of its root exists; an existing one keeps
@@ -113,7 +115,7 @@ const upsertSQL = `
 INSERT INTO bundles AS b (id, visibility, path_low, name, tagline, description, okf_version,
 	concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
 	dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
-	repo_license, root_sha256, content_hash, indexed_at, updated_at)
+	repo_license, root_sha256, content_hash, indexed_at, updated_at, lang, search_extra, analysis)
 SELECT u.id,
 	CASE WHEN u.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = u.root_sha256 AND o.id <> u.id
@@ -124,16 +126,17 @@ SELECT u.id,
 	u.ident, u.repo_stars, u.repo_forks, u.repo_pushed_at, u.repo_state, u.repo_language,
 	u.repo_license, u.root_sha256, u.content_hash,
 	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
-	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond'
+	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
+	u.lang::regconfig, u.search_extra, $31::smallint
 FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
 	$7::integer[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
 	$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::integer[],
 	$21::integer[], $22::timestamptz[], $23::text[], $24::text[], $25::text[], $26::text[],
-	$27::text[]) WITH ORDINALITY
+	$27::text[], $29::text[], $30::text[]) WITH ORDINALITY
 	AS u(id, path_low, name, tagline, description, okf_version, concepts, concept_list, type,
 	     index_url, page_url, origin, via, source_url, host, repo, dir, path, ident, repo_stars,
 	     repo_forks, repo_pushed_at, repo_state, repo_language, repo_license, root_sha256,
-	     content_hash, ord)
+	     content_hash, lang, search_extra, ord)
 ON CONFLICT (id) DO UPDATE SET
 	visibility = CASE WHEN excluded.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = excluded.root_sha256
@@ -149,7 +152,8 @@ ON CONFLICT (id) DO UPDATE SET
 	repo_stars = excluded.repo_stars, repo_forks = excluded.repo_forks,
 	repo_pushed_at = excluded.repo_pushed_at, repo_state = excluded.repo_state,
 	repo_language = excluded.repo_language, repo_license = excluded.repo_license,
-	root_sha256 = excluded.root_sha256,
+	root_sha256 = excluded.root_sha256, lang = excluded.lang,
+	search_extra = excluded.search_extra, analysis = excluded.analysis,
 	updated_at = CASE WHEN b.content_hash = excluded.content_hash THEN b.updated_at
 	                  ELSE excluded.updated_at END,
 	content_hash = excluded.content_hash`

@@ -23,7 +23,9 @@
 //	repos.go       SetRepoSignal
 //	search.go      Search, and how each search shape stays bounded; relevance and its weights
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
-//	selfexclusion.go  ErrQueryExcludesItself: a q that excludes a word it asks for
+//	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for
+//	textquery.go   q as the statements look it up: its terms' text queries (pkg/searchtext reads q)
+//	suggest.go     Suggest: names close to a q that finds little (did you mean)
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap

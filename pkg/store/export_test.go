@@ -29,7 +29,7 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 		"okf_version", "concepts", "concept_list", "type", "index_url", "page_url", "origin",
 		"via", "source_url", "host", "repo", "dir", "path", "ident", "repo_stars", "repo_forks",
 		"repo_pushed_at", "repo_state", "repo_language", "repo_license", "root_sha256",
-		"content_hash", "indexed_at", "updated_at"}
+		"content_hash", "indexed_at", "updated_at", "lang", "search_extra", "analysis"}
 	i := 0
 	src := pgx.CopyFromFunc(func() ([]any, error) {
 		if i >= len(rows) {
@@ -44,14 +44,14 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 			r.in.Source.Origin, r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.repo,
 			r.in.Source.Dir, r.in.Source.Path, r.ident, r.sig.Stars, r.sig.Forks, r.sig.PushedAt,
 			r.sig.State, r.sig.Language, r.sig.License, r.in.RootSHA256, r.contentHash,
-			br.IndexedAt, br.UpdatedAt}, nil
+			br.IndexedAt, br.UpdatedAt, r.lang, r.searchExtra, analysisVersion}, nil
 	})
 	return s.write.CopyFrom(ctx, pgx.Identifier{"bundles"}, cols, src)
 }
 
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p.
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	sql, args, err := searchSQL(p)
+	sql, args, err := searchSQL(p, false)
 	if err != nil || sql == "" {
 		return "", err
 	}
@@ -68,7 +68,7 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 // relevance figures.
 func SearchOldRelevance(ctx context.Context, s *Store, p SearchParams) ([]Bundle, error) {
 	b := &sqlBuilder{}
-	b.tsq = `websearch_to_tsquery('simple', ` + b.arg(p.Q) + `)`
+	b.tsq = `websearch_to_tsquery('okf_simple', ` + b.arg(p.Q) + `)`
 	sql := b.oldRelevance(p.Q, b.filters(p), cmp.Or(p.Limit, DefaultLimit), p.Offset)
 	rows, err := s.read.Query(ctx, sql, b.args...)
 	if err != nil {

@@ -62,23 +62,25 @@ func (k kindFigures) mean() kindFigures {
 
 // minRecall5 is the least recall@5 TestRelevanceJudged accepts of the new
 // ranking, per kind of query (exact names are also held to exact-name@1 =
-// 100%). Thresholds sit at or just under what today's ranking reaches, 0
-// for the kinds it does not answer yet, so the test is green on main and
-// catches a ranking that gets worse.
+// 100%). Thresholds sit at or just under what the ranking reaches, so that
+// the test catches a ranking that gets worse. What is still missed: a
+// Katakana word that only decoys of more stars hold in their heads
+// ("ナレッジベース", cjk), and a URL's path within a repository of many
+// bundles (url: the repository is recognised, not the folder).
 var minRecall5 = map[string]float64{
 	"name":     1,
 	"repo":     1,
 	"topic":    0.95,
 	"two":      0.95,
-	"plural":   0, // TODO(issue 23): raise once the new search lands
-	"question": 0, // TODO(issue 23): raise once the new search lands
-	"extra":    0, // TODO(issue 23): raise once the new search lands
-	"lang":     0, // TODO(issue 23): raise once the new search lands
-	"hyphen":   0.44,
-	"camel":    0, // TODO(issue 23): raise once the new search lands
-	"cjk":      0.42,
-	"url":      0, // TODO(issue 23): raise once the new search lands
-	"prefix":   0, // TODO(issue 23): raise once the new search lands
+	"plural":   1,
+	"question": 1,
+	"extra":    1,
+	"lang":     1,
+	"hyphen":   0.94,
+	"camel":    0.94,
+	"cjk":      0.78,
+	"url":      0.88,
+	"prefix":   1,
 }
 
 // decoyNameWords are the only words decoys take in their names: the

@@ -36,7 +36,7 @@ func (s *Store) NaiveSearch(ctx context.Context, q NaiveQuery) ([]Bundle, error)
 		ORDER BY indexed_at DESC, id` + page
 	var args []any
 	if q.Q != "" {
-		sql = `SELECT ` + bundleColumns + ` FROM bundles, websearch_to_tsquery('simple', $1) AS tsq
+		sql = `SELECT ` + bundleColumns + ` FROM bundles, websearch_to_tsquery('okf_english', $1) AS tsq
 			WHERE visibility = 'live' AND search @@ tsq
 			ORDER BY ts_rank(search, tsq) DESC, id` + page
 		args = append(args, q.Q)

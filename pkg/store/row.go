@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/okfindex/okf-index/pkg/searchtext"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -21,6 +22,8 @@ type bundleRow struct {
 	contentHash string      // hex SHA-256 of the indexed content
 	repo        *string     // lowercase owner/repo; nil for domain bundles
 	sig         signalCols  // all nil when the bundle has no repository signal
+	lang        string      // the text search configuration of its language
+	searchExtra string      // the words the parser would not make, a line per weight
 }
 
 // signalCols are the repository signal columns, nil when absent.
@@ -61,7 +64,37 @@ func newBundleRow(in BundleInput) bundleRow {
 	r.ident = identText(in, r.repo)
 	r.contentHash = contentHash(in, r.repo, list)
 	r.sig = signalColumns(in.Repo)
+	r.lang, r.searchExtra = analyse(in)
 	return r
+}
+
+// analysisVersion is the version of analyse that the analysis column
+// records: a change of analyse (or of pkg/searchtext) that changes what a
+// stored row would hold increments it, and writers then rewrite rows of an
+// older version even when their content is the same (migration 0018).
+const analysisVersion = 1
+
+// analyse returns the language configuration of a (cleaned) bundle and its
+// search_extra column: searchtext.Expand of each weight's text, a line
+// each: A the name and the repository as the code host spells it (the
+// stored repo is lowercase, which loses its camelCase), B the tagline, C
+// the description, D the concepts' names and summaries.
+func analyse(in BundleInput) (lang, extra string) {
+	var concepts strings.Builder
+	for _, k := range in.ConceptList {
+		concepts.WriteString(k.Name)
+		concepts.WriteByte(' ')
+		concepts.WriteString(k.Summary)
+		concepts.WriteByte(' ')
+	}
+	a := in.Name + " " + in.Source.Dir
+	if in.Source.Repo != nil {
+		a += " " + *in.Source.Repo
+	}
+	lang = searchtext.Language(in.Name + " " + in.Tagline + " " + in.Description + " " + concepts.String())
+	extra = strings.Join([]string{searchtext.Expand(a), searchtext.Expand(in.Tagline),
+		searchtext.Expand(in.Description), searchtext.Expand(concepts.String())}, "\n")
+	return lang, extra
 }
 
 // signalColumns are the column values of a (cleaned) repository signal.

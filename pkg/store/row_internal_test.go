@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,17 +107,18 @@ func TestCleanText(t *testing.T) {
 	}
 }
 
-func TestConceptQuery(t *testing.T) {
-	for in, want := range map[string]string{
-		"kubern":           "'kubern':*CD",
-		"Event  Sourcing":  "'Event':*CD <-> 'Sourcing':*CD",
-		"event-driven, ok": "'event':*CD <-> 'driven':*CD <-> 'ok':*CD",
-		"it's":             "'it':*CD <-> 's':*CD",
-		"%_!":              "",
-		"naïve 日本":         "'naïve':*CD <-> '日本':*CD",
+func TestConceptWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"kubern":                 {"kubern"},
+		"Event  Sourcing":        {"Event", "Sourcing"},
+		"event-driven, ok":       {"event", "driven", "ok"},
+		"it's":                   {"it", "s"},
+		"%_!":                    {},
+		"naïve 日本":               {"naïve", "日本"},
+		strings.Repeat("a ", 20): slices.Repeat([]string{"a"}, maxConceptWords),
 	} {
-		if got := conceptQuery(in); got != want {
-			t.Errorf("conceptQuery(%q) = %q, want %q", in, got, want)
+		if got := conceptWords(in); !slices.Equal(got, want) {
+			t.Errorf("conceptWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -75,6 +75,7 @@ package store
 
 import (
 	"cmp"
+	"slices"
 	"context"
 	"errors"
 	"fmt"
@@ -84,6 +85,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/okfindex/okf-index/pkg/searchtext"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -150,9 +152,18 @@ const (
 
 // The tiers of relevance, in order.
 const (
-	exactTier  = 0 // q is the bundle's name, repository or id
-	rankedTier = 1 // the ranked window
-	restTier   = 2 // every other match, newest first
+	exactTier   = 0 // q is the bundle's name, repository or id
+	rankedTier  = 1 // the ranked window
+	restTier    = 2 // every other match, newest first
+	partialTier = 3 // bundles holding some of q's terms, most terms first
+)
+
+// The partial tier's bounds: it fills the list up to partialEnd places
+// (a page ending later reads the full matches alone), from at most
+// partialWalk newest matches of any term besides the window's sources.
+const (
+	partialEnd  = 3 * rankWindow
+	partialWalk = 64
 )
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
@@ -177,12 +188,62 @@ var sortOrders = map[wire.Sort]string{
 // words, in order and adjacent, each the start of a word there, so "event
 // sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
-	if p.Q != "" {
-		if bad, err := s.excludesItself(ctx, p.Q); err != nil || bad {
-			return nil, cmp.Or(err, ErrQueryExcludesItself)
+	if p.Q != "" && excludesItself(searchtext.ParseQuery(p.Q)) {
+		return nil, ErrQueryExcludesItself
+	}
+	sort := cmp.Or(p.Sort, wire.SortRecent)
+	out, err := s.search(ctx, p, false)
+	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
+		// Words are optional: a sorted search that no bundle matches with
+		// every word lists those holding some of them, in the same order.
+		// Whether any bundle holds them all is asked again only past the
+		// first page, where an empty page may just be the list's end.
+		var relax bool
+		if relax, err = s.relaxes(ctx, p); relax {
+			out, err = s.search(ctx, p, true)
 		}
 	}
-	sql, args, err := searchSQL(p)
+	if err != nil {
+		return nil, err
+	}
+	if sort == wire.SortRelevance {
+		keepPartialTier(p, out)
+	}
+	if p.Q != "" {
+		addSnippets(searchtext.ParseQuery(p.Q), out)
+	}
+	return out, nil
+}
+
+// addSnippets gives each bundle of a page the passage that says why q
+// found it (searchtext.Snippet): computed for the page's rows only, in Go,
+// from the fields the page holds anyway.
+func addSnippets(q searchtext.Query, page []Bundle) {
+	for i := range page {
+		c := &page[i].Card
+		var concepts strings.Builder
+		for k, e := range c.ConceptList {
+			if k > 0 {
+				concepts.WriteString("; ")
+			}
+			concepts.WriteString(e.Name)
+			if e.Summary != "" {
+				concepts.WriteString(": " + e.Summary)
+			}
+		}
+		p, ok := searchtext.Snippet(q, []searchtext.Field{{Name: "name", Text: c.Name},
+			{Name: "tagline", Text: c.Tagline}, {Name: "description", Text: c.Description},
+			{Name: "concepts", Text: concepts.String()}})
+		if ok {
+			c.Snippet = &wire.Snippet{Field: p.Field, Text: p.Text, Highlights: p.Marks}
+		}
+	}
+}
+
+// search runs the statement of p; with some, a q matches bundles holding
+// any of its terms instead of all of them.
+func (s *Store) search(ctx context.Context, p SearchParams, some bool) ([]Bundle, error) {
+	sql, args, err := searchSQL(p, some)
 	if err != nil || sql == "" {
 		return []Bundle{}, err
 	}
@@ -210,10 +271,46 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	return out, nil
 }
 
+// relaxes reports whether a sorted search with q whose page came back empty
+// should list the bundles holding some of q's terms: q has more than one
+// term and no bundle (after the filters) holds them all.
+func (s *Store) relaxes(ctx context.Context, p SearchParams) (bool, error) {
+	b := &sqlBuilder{}
+	tq, ok := b.textQuery(p.Q)
+	if !ok || len(tq.terms) < 2 {
+		return false, nil
+	}
+	if p.Offset == 0 && p.After == "" {
+		return true, nil // the first page is empty: nothing holds them all
+	}
+	var any bool
+	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
+		` AND search @@ `+tq.all+`)`, b.args...).Scan(&any)
+	if stoppedByReadTimeout(ctx, err) {
+		return false, ErrSearchTimeout
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: search: %w", err)
+	}
+	return !any, nil
+}
+
+// keepPartialTier drops the cursors that would lead past relevance's
+// partial tier: that tier follows the rest within the first partialEnd
+// places only, and a page reached by a rest cursor is read from the rest
+// alone, so the pages before partialEnd are reached by offset.
+func keepPartialTier(p SearchParams, out []Bundle) {
+	for i := range out {
+		if p.After == "" && p.Offset+i+1 < partialEnd {
+			out[i].Cursor = ""
+		}
+	}
+}
+
 // searchSQL is the statement of a search and its arguments; "" when the
 // search returns nothing without asking the database. Its rows are
 // bundleColumns, then the relevance tier and repo_stars (for the cursor).
-func searchSQL(p SearchParams) (string, []any, error) {
+func searchSQL(p SearchParams, some bool) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -234,8 +331,12 @@ func searchSQL(p SearchParams) (string, []any, error) {
 		return "", nil, errors.New("store: search: relevance needs a text query")
 	}
 	b := &sqlBuilder{}
+	var tq textQuery
 	if q != "" {
-		b.tsq = `websearch_to_tsquery('simple', ` + b.arg(q) + `)`
+		var ok bool
+		if tq, ok = b.textQuery(q); !ok {
+			return "", nil, nil // nothing to look for
+		}
 	}
 	filters := b.filters(p)
 	after := ""
@@ -247,11 +348,13 @@ func searchSQL(p SearchParams) (string, []any, error) {
 		after, offset = b.after(k), 0
 	}
 	if sort == wire.SortRelevance {
-		return b.relevance(q, filters, limit, offset, after), b.args, nil
+		return b.relevance(tq, filters, limit, offset, after), b.args, nil
 	}
 	where := filters
-	if q != "" {
-		where += ` AND search @@ ` + b.tsq
+	if q != "" && some {
+		where += ` AND search @@ ` + tq.some
+	} else if q != "" {
+		where += ` AND search @@ ` + tq.all
 	}
 	if after != "" {
 		where += ` AND ` + after
@@ -264,7 +367,7 @@ func searchSQL(p SearchParams) (string, []any, error) {
 // sqlBuilder collects the arguments of a search statement.
 type sqlBuilder struct {
 	args []any
-	tsq  string // the text query of q, when there is one
+	tsq  string // the text query of q that relevance's tiers match
 }
 
 // arg adds v and returns its placeholder.
@@ -290,10 +393,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 		w = append(w, `lower(repo_language) = ANY(`+b.arg(lowerAll(p.Languages))+`)`)
 	}
 	if p.Concept != "" {
-		if q := conceptQuery(p.Concept); q == "" {
+		words := conceptWords(p.Concept)
+		if len(words) == 0 {
 			w = append(w, `false`) // no word to look for
 		} else {
-			w = append(w, `search @@ to_tsquery('simple', `+b.arg(q)+`)`)
+			w = append(w, `search @@ `+b.conceptPhrase(words))
 		}
 	}
 	if len(p.ConceptBands) > 0 {
@@ -333,17 +437,21 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // leaves them out of the statement). With a cursor of the rest tier
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
-func (b *sqlBuilder) relevance(q, filters string, limit, offset int, after string) string {
+func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string) string {
+	b.tsq = tq.all
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds; only then does h read the full vector, which
 	// costs the index-only scan its heap visits.
-	head := `search_head @@ ` + b.tsq
-	if strings.Contains(q, "-") {
-		head += ` AND search @@ ` + b.tsq
+	headOf := func(tsq string) string {
+		if tq.excludes {
+			return `search_head @@ ` + tsq + ` AND search @@ ` + tsq
+		}
+		return `search_head @@ ` + tsq
 	}
+	head := headOf(b.tsq)
 	match := filters + ` AND search @@ ` + b.tsq
-	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(q) + `)]`
+	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(tq.key) + `)]`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
@@ -415,6 +523,10 @@ ORDER BY page.indexed_at DESC, page.id`
 	scored := ranked + ` > ` + strconv.Itoa(offset)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
+	partial := ``
+	if len(tq.terms) > 1 {
+		partial = b.partialTier(tq, filters, end, ranked)
+	}
 	// a is planned as it stands (a walk of bundles_live_recent for a common
 	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
 	// it that the planner cannot read would make it plan for a few rows and
@@ -433,7 +545,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	UNION ALL
 	SELECT id, ` + strconv.Itoa(restTier) + `, 0, indexed_at FROM (
 		SELECT id, indexed_at FROM a AS s WHERE ` + notRanked + `
-		LIMIT greatest(` + strconv.Itoa(end) + ` - ` + ranked + `, 0)) AS r
+		LIMIT greatest(` + strconv.Itoa(end) + ` - ` + ranked + `, 0)) AS r` + partial + `
 ), page AS (
 	SELECT id, tier, score, indexed_at FROM ordered
 	ORDER BY tier, score DESC, indexed_at DESC, id
@@ -442,6 +554,48 @@ ORDER BY page.indexed_at DESC, page.id`
 SELECT ` + qualified("b", bundleColumns) + `, page.tier, b.repo_stars
 FROM page JOIN bundles AS b USING (id)
 ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
+}
+
+// partialTier is the part of relevance's ordered list that follows the
+// bundles holding every term of q: bundles holding some of them, which
+// partialEnd bounds. It is read only when fewer than end bundles hold them
+// all (the window's count is asked first: it is known, and when it reaches
+// end, a, the newest full matches, is not read for the count). Its
+// candidates come from the same kinds of source as the window, each
+// bounded: the newest name and tagline matches of any term, the matches
+// among the starWalk most starred bundles, and the partialWalk newest
+// matches anywhere; they are ordered by how many of q's terms they hold,
+// then by the window's score.
+func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string) string {
+	some := tq.some
+	needed := ranked + ` < ` + strconv.Itoa(end) + ` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
+	head := `search_head @@ ` + some
+	if tq.excludes {
+		head += ` AND search @@ ` + some
+	}
+	var held []string
+	for _, t := range tq.terms {
+		held = append(held, `(y.search @@ `+t+`)::int`)
+	}
+	// The score: the number of terms held, then the window's score folded
+	// into [0, 1) so that it only orders bundles holding as many.
+	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + some + `) * ` + fmt.Sprintf(popularity, "y")
+	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
+	win := strconv.Itoa(rankWindow)
+	return `
+	UNION ALL
+	SELECT y.id, ` + strconv.Itoa(partialTier) + `, ` + score + `, y.indexed_at FROM (
+		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + ` AND ` + needed + `
+			ORDER BY indexed_at DESC, id LIMIT ` + win + `) AS ph
+		UNION
+		SELECT id FROM (SELECT id, search FROM bundles WHERE ` + filters + ` AND ` + needed + `
+			ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS ps
+		WHERE search @@ ` + some + `
+		UNION
+		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + some + ` AND ` + needed + `
+			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa
+	) AS c JOIN bundles AS y USING (id)
+	WHERE NOT y.search @@ ` + tq.all + ` AND y.id NOT IN (SELECT id FROM e)`
 }
 
 // qualified prefixes each column of a comma-separated list with alias.
@@ -467,19 +621,37 @@ func lowerAll(vs []string) []string {
 // characters).
 const maxConceptWords = 16
 
-// conceptQuery is the tsquery text of the concept filter c: its words in
-// order, each a prefix of a word of the root content (description C, concept
-// names and summaries D): "event sour" finds "Event Sourcing". "" when c has
-// no word.
-func conceptQuery(c string) string {
+// conceptPhrase is the text query of the concept filter's words: each the
+// start of a word of the root content (C and D, indexed stemmed), in order
+// and adjacent, where a stop word (which a bundle in its language does not
+// index) keeps its place without being looked up. A filter of stop words
+// alone looks them all up.
+func (b *sqlBuilder) conceptPhrase(words []string) string {
+	skipStops := slices.ContainsFunc(words, func(w string) bool { return !searchtext.IsStopWord(w) })
+	q, gap := ``, 1
+	for _, word := range words {
+		if skipStops && searchtext.IsStopWord(word) {
+			if q != `` { // a stop word before the first word holds no place
+				gap++
+			}
+			continue
+		}
+		next := `okf_prefix(` + b.arg(word) + `, 'CD')`
+		if q == `` {
+			q = next
+		} else {
+			q = `tsquery_phrase(` + q + `, ` + next + `, ` + strconv.Itoa(gap) + `)`
+		}
+		gap = 1
+	}
+	return q
+}
+
+// conceptWords are the words of the concept filter c, in order, at most
+// maxConceptWords; none when c has no word.
+func conceptWords(c string) []string {
 	words := splitWords(c)
-	if len(words) > maxConceptWords {
-		words = words[:maxConceptWords]
-	}
-	for i, w := range words {
-		words[i] = "'" + w + "':*CD" // letters and digits only: nothing to escape
-	}
-	return strings.Join(words, " <-> ")
+	return words[:min(len(words), maxConceptWords)]
 }
 
 // stoppedByReadTimeout reports whether err is a statement canceled by the

@@ -1,97 +1,42 @@
 package store
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"strings"
+	"slices"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
 )
 
-// ErrQueryExcludesItself is returned by Search when q asks for a word and
-// excludes it too ("the -the"): nothing can match, and finding that out
-// would mean reading every bundle that holds the word, so the store says so
-// without reading any.
+// ErrQueryExcludesItself is returned by Search when q excludes every term it
+// asks for ("the -the"): nothing can match, and finding that out would mean
+// reading every bundle that holds the words, so the store says so without
+// reading any.
 var ErrQueryExcludesItself = errors.New("store: q excludes a word it asks for")
 
-// excludesItself reports whether q, read as websearch_to_tsquery reads it,
-// asks for a word and excludes it in the same conjunction. Postgres parses
-// q (no table is read), so the check follows its rules exactly: phrases,
-// quotes, "or", and how words split on punctuation.
-func (s *Store) excludesItself(ctx context.Context, q string) (bool, error) {
-	if !strings.Contains(q, "-") {
-		return false, nil // no exclusion at all
-	}
-	var tsq string
-	if err := s.read.QueryRow(ctx, `SELECT websearch_to_tsquery('simple', $1)::text`, q).Scan(&tsq); err != nil {
-		if stoppedByReadTimeout(ctx, err) {
-			return false, ErrSearchTimeout
-		}
-		return false, fmt.Errorf("store: read q: %w", err)
-	}
-	return contradicts(tsq), nil
+// excludesItself reports whether every term of q is also excluded by it.
+func excludesItself(q searchtext.Query) bool {
+	return len(q.Terms) > 0 && len(wanted(q)) == 0
 }
 
-// contradicts reports whether a tsquery in its text form is a conjunction
-// ('a' & 'b' <-> 'c' & !'d') in which a negated lexeme is also required.
-// A query with an "or" (|), or whose only negations are of groups (a
-// negated phrase), is not judged: it can match.
-func contradicts(tsq string) bool {
-	if strings.Contains(tsq, "|") {
-		return false
-	}
-	required, excluded := map[string]bool{}, map[string]bool{}
-	negate, depth, negatedDepth := false, 0, -1
-	for i := 0; i < len(tsq); i++ {
-		switch c := tsq[i]; c {
-		case '!':
-			negate = true
-		case '(':
-			depth++
-			if negate && negatedDepth < 0 {
-				negatedDepth = depth // a negated group: its lexemes are neither
-			}
-			negate = false
-		case ')':
-			if depth == negatedDepth {
-				negatedDepth = -1
-			}
-			depth--
-		case '\'':
-			lexeme, end := quoted(tsq, i)
-			i = end
-			switch {
-			case negatedDepth >= 0:
-			case negate:
-				excluded[lexeme] = true
-			default:
-				required[lexeme] = true
-			}
-			negate = false
+// wanted are the terms of q that q does not also exclude: a term asked for
+// and excluded ("kubernetes guide -guide", or a phrase holding an excluded
+// word: "the-guide -guide") would make every bundle holding it a candidate
+// that no bundle passes, so it is left out, as if only excluded.
+func wanted(q searchtext.Query) []searchtext.Term {
+	var out []searchtext.Term
+	for _, t := range q.Terms {
+		if !slices.ContainsFunc(q.Excluded, func(x searchtext.Term) bool { return contradicts(t, x) }) {
+			out = append(out, t)
 		}
 	}
-	for lexeme := range excluded {
-		if required[lexeme] {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
-// quoted reads the quoted lexeme that starts at s[start] (a quote inside
-// it is written twice) and returns it and the index of its closing quote.
-func quoted(s string, start int) (string, int) {
-	var b strings.Builder
-	for i := start + 1; i < len(s); i++ {
-		if s[i] != '\'' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '\'' {
-			b.WriteByte('\'')
-			i++
-			continue
-		}
-		return b.String(), i
+// contradicts reports whether every bundle holding t holds the excluded x:
+// x is t, or x is one word that the phrase t holds.
+func contradicts(t, x searchtext.Term) bool {
+	if x.Phrase == t.Phrase && slices.Equal(x.Words, t.Words) {
+		return true
 	}
-	return b.String(), len(s)
+	return !x.Phrase && len(x.Words) == 1 && (t.Phrase || len(t.Words) == 1) && slices.Contains(t.Words, x.Words[0])
 }

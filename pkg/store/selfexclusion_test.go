@@ -1,34 +1,38 @@
 package store
 
-import "testing"
+import (
+	"testing"
 
-func TestContradicts(t *testing.T) {
+	"github.com/okfindex/okf-index/pkg/searchtext"
+)
+
+func TestExcludesItself(t *testing.T) {
 	tests := []struct {
-		tsq  string
-		want bool
+		q         string
+		want      bool
+		wantTerms int // terms left to look for
 	}{
-		{`'the' & !'the'`, true},
-		{`'a' & 'the' & !'the'`, true},
-		{`'the' <-> 'guide' & !'guide'`, true},
-		{`'it''s' & !'it''s'`, true},
-		{`'the' & !'a'`, false},
-		{`'the' | 'x' & !'the'`, false},
-		{`'the' & !( 'the' <-> 'guide' )`, false},
-		{`!'the'`, false},
-		{`'the'`, false},
-		{``, false},
-		{`'it''s' & !'it'`, false},
+		{`the -the`, true, 0},
+		{`Guide -guide`, true, 0},
+		{`"the guide" -"the guide"`, true, 0},
+		{`kubernetes the -the`, false, 1},
+		{`the -a`, false, 1},
+		{`the -"the guide"`, false, 1},
+		{`"the guide" -guide`, true, 0},
+		{`the-guide -guide`, true, 0},
+		{`guide the -the`, false, 1}, // "the" is a stop word: not required
+		{`"the guide" -the`, true, 0},
+		{`-the`, false, 0},
+		{`the`, false, 1},
+		{``, false, 0},
 	}
 	for _, tc := range tests {
-		if got := contradicts(tc.tsq); got != tc.want {
-			t.Errorf("contradicts(%q) = %v, want %v", tc.tsq, got, tc.want)
+		q := searchtext.ParseQuery(tc.q)
+		if got := excludesItself(q); got != tc.want {
+			t.Errorf("excludesItself(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+		if got := len(wanted(q)); got != tc.wantTerms {
+			t.Errorf("wanted(%q) has %d terms, want %d", tc.q, got, tc.wantTerms)
 		}
 	}
-}
-
-func FuzzContradicts(f *testing.F) {
-	for _, s := range []string{`'the' & !'the'`, `'it''s' & !( 'a' <-> 'b' )`, `'`, `!(`, `)))`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) { contradicts(s) })
 }

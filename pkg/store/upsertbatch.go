@@ -58,7 +58,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 		for _, id := range ids {
 			r, o := rows[last[id]], old[id]
 			if o != nil && o.contentHash == r.contentHash && o.visibility != wire.VisibilityHidden &&
-				o.rootSHA256 == r.in.RootSHA256 && o.sig.equal(r.sig) {
+				o.rootSHA256 == r.in.RootSHA256 && o.sig.equal(r.sig) && o.analysis == analysisVersion {
 				continue // nothing to write
 			}
 			write = append(write, r)
@@ -110,7 +110,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 // caller holds; a bundle that does not exist is absent from the map.
 func readStored(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*stored, error) {
 	rows, err := tx.Query(ctx, `SELECT id, content_hash, root_sha256, visibility,
-			repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license
+			repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license, analysis
 		FROM bundles WHERE id = ANY($1)`, ids)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,8 @@ func readStored(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*store
 	var id string
 	var st stored
 	_, err = pgx.ForEachRow(rows, []any{&id, &st.contentHash, &st.rootSHA256, &st.visibility,
-		&st.sig.Stars, &st.sig.Forks, &st.sig.PushedAt, &st.sig.State, &st.sig.Language, &st.sig.License}, func() error {
+		&st.sig.Stars, &st.sig.Forks, &st.sig.PushedAt, &st.sig.State, &st.sig.Language, &st.sig.License,
+		&st.analysis}, func() error {
 		c := st
 		if c.sig.PushedAt != nil {
 			t := c.sig.PushedAt.UTC()
@@ -156,7 +157,7 @@ func upsertArgs(rows []bundleRow, now *time.Time) []any {
 		stars, forks               = make([]*int, n), make([]*int, n)
 		pushed                     = make([]*time.Time, n)
 		repo, state, lang, license = make([]*string, n), make([]*string, n), make([]*string, n), make([]*string, n)
-		text                       [18][]string
+		text                       [20][]string
 	)
 	for i := range text {
 		text[i] = make([]string, n)
@@ -166,7 +167,7 @@ func upsertArgs(rows []bundleRow, now *time.Time) []any {
 		for k, v := range []string{r.in.ID, c.Name, c.Tagline, c.Description, c.OKFVersion,
 			r.conceptList, c.Type, r.in.IndexURL, r.in.PageURL, string(r.in.Source.Origin),
 			r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.in.Source.Dir, r.in.Source.Path,
-			r.ident, r.in.RootSHA256, r.contentHash} {
+			r.ident, r.in.RootSHA256, r.contentHash, r.lang, r.searchExtra} {
 			text[k][i] = v
 		}
 		low[i], concepts[i] = r.in.Low, c.Concepts
@@ -176,7 +177,7 @@ func upsertArgs(rows []bundleRow, now *time.Time) []any {
 	}
 	return []any{text[0], low, text[1], text[2], text[3], text[4], concepts, text[5], text[6],
 		text[7], text[8], text[9], text[10], text[11], text[12], repo, text[13], text[14], text[15],
-		stars, forks, pushed, state, lang, license, text[16], text[17], now}
+		stars, forks, pushed, state, lang, license, text[16], text[17], now, text[18], text[19], analysisVersion}
 }
 
 // lockKeys takes the advisory locks of class for keys, in ascending key

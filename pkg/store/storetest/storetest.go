@@ -132,13 +132,14 @@ func CloneBundle(t testing.TB, st *store.Store, id string, n int) {
 		INSERT INTO bundles (id, visibility, path_low, name, tagline, description, okf_version,
 			concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
 			dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
-			repo_license, root_sha256, content_hash, indexed_at, updated_at)
+			repo_license, root_sha256, content_hash, indexed_at, updated_at, lang, search_extra, analysis)
 		SELECT b.id || '-' || i, 'live', false, b.name, b.tagline, b.description, b.okf_version,
 			b.concepts, b.concept_list, b.type, b.index_url, b.page_url, b.origin, b.via,
 			b.source_url, b.host, b.repo, b.dir, b.path, b.ident, b.repo_stars, b.repo_forks,
 			b.repo_pushed_at, b.repo_state, b.repo_language, b.repo_license,
 			md5(b.root_sha256 || i) || md5(i || b.root_sha256), b.content_hash,
-			b.indexed_at - i * interval '1 second', b.updated_at - i * interval '1 second'
+			b.indexed_at - i * interval '1 second', b.updated_at - i * interval '1 second',
+			b.lang, b.search_extra, b.analysis
 		FROM bundles AS b CROSS JOIN generate_series(1, $2::int) AS i
 		WHERE b.id = $1`, id, n)
 	if err != nil {

@@ -1,0 +1,179 @@
+-- 0018_language_search: search vectors that know the bundle's language
+-- (issue 23; pkg/searchtext cuts the words, pkg/store/search.go reads them).
+--
+-- Text search configurations, each over unaccent so that accents never
+-- matter ("financas" finds "Finanças"):
+--   okf_simple        every word as written, lowercased: names and taglines'
+--                     exact words, and what the prefix of a typed word meets;
+--   okf_<language>    Postgres's snowball stemmer and stop words of that
+--                     language: a word meets its other forms ("decorators"
+--                     finds "decorator", "notas" finds "nota").
+-- A bundle is analysed in one language, lang, that pkg/searchtext.Language
+-- detects from its own text (English when nothing stands out, okf_simple
+-- when CJK or another unstemmed script dominates); a query is stemmed in
+-- every language (searchtext.Stemmed), so it meets a bundle in its own.
+CREATE EXTENSION IF NOT EXISTS unaccent;
+
+CREATE TEXT SEARCH CONFIGURATION okf_simple (COPY = simple);
+ALTER TEXT SEARCH CONFIGURATION okf_simple
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part,
+        numword, numhword, hword_numpart WITH unaccent, simple;
+
+CREATE TEXT SEARCH CONFIGURATION okf_english (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION okf_english
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, english_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_portuguese (COPY = portuguese);
+ALTER TEXT SEARCH CONFIGURATION okf_portuguese
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, portuguese_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_spanish (COPY = spanish);
+ALTER TEXT SEARCH CONFIGURATION okf_spanish
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, spanish_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_french (COPY = french);
+ALTER TEXT SEARCH CONFIGURATION okf_french
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, french_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_german (COPY = german);
+ALTER TEXT SEARCH CONFIGURATION okf_german
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, german_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_italian (COPY = italian);
+ALTER TEXT SEARCH CONFIGURATION okf_italian
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, italian_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_dutch (COPY = dutch);
+ALTER TEXT SEARCH CONFIGURATION okf_dutch
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, dutch_stem;
+CREATE TEXT SEARCH CONFIGURATION okf_russian (COPY = russian);
+ALTER TEXT SEARCH CONFIGURATION okf_russian
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+    WITH unaccent, russian_stem;
+
+-- okf_configs are the configurations a query word is looked up in: as
+-- written, then stemmed in every language a bundle can be analysed in
+-- (searchtext.Stemmed).
+CREATE FUNCTION okf_configs() RETURNS regconfig[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN ARRAY['okf_simple', 'okf_english', 'okf_portuguese', 'okf_spanish', 'okf_french',
+    'okf_german', 'okf_italian', 'okf_dutch', 'okf_russian']::regconfig[];
+
+-- okf_term is the text query of one word of q: the word as written (it
+-- meets names' and taglines' exact words) or any of its stems, each lexeme
+-- once; with prefix, also any name or tagline word it begins (weights A and
+-- B: a typed prefix looks for names, and a prefix over descriptions would
+-- read a large part of the index for two letters). IMMUTABLE, so that a
+-- statement planned with q's value folds it into a constant and the planner
+-- sees the lexemes' frequencies. w is letters and digits (searchtext.Term);
+-- a word every configuration drops gives the empty query.
+CREATE FUNCTION okf_term(w text, prefix boolean) RETURNS tsquery
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN (
+    SELECT coalesce(string_agg(quote_literal(l), ' | ' ORDER BY first), '') ||
+        CASE WHEN prefix AND w <> '' THEN
+            CASE WHEN count(*) > 0 THEN ' | ' ELSE '' END ||
+            quote_literal((tsvector_to_array(to_tsvector('okf_simple', w)))[1]) || ':*AB'
+        ELSE '' END
+    FROM (
+        SELECT l, min(c.n) AS first
+        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
+            unnest(tsvector_to_array(to_tsvector(c.cfg, w))) AS l
+        GROUP BY l
+    ) AS lexemes
+)::tsquery;
+
+-- okf_prefix is the text query of a word that begins a word of the given
+-- weights (the concept filter: "event sour" finds "Event Sourcing" in the
+-- description and concepts, CD): the start of the word as written or of
+-- any of its stems, since those weights are indexed stemmed only.
+CREATE FUNCTION okf_prefix(w text, weights text) RETURNS tsquery
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN (
+    SELECT coalesce(string_agg(quote_literal(l) || ':*' || weights, ' | ' ORDER BY first), '')
+    FROM (
+        SELECT l, min(c.n) AS first
+        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
+            unnest(tsvector_to_array(to_tsvector(c.cfg, w))) AS l
+        GROUP BY l
+    ) AS lexemes
+)::tsquery;
+
+-- okf_phrase is the text query of words that must stand together, in order
+-- (a quoted phrase, a CJK run's bigrams, "react-native"): the phrase as
+-- written, or stemmed in any one language.
+CREATE FUNCTION okf_phrase(words text) RETURNS tsquery
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN (
+    SELECT coalesce(string_agg('(' || p || ')', ' | ' ORDER BY first), '')
+    FROM (
+        SELECT p, min(c.n) AS first
+        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
+            CAST(phraseto_tsquery(c.cfg, words) AS text) AS p
+        WHERE p <> ''
+        GROUP BY p
+    ) AS phrases
+)::tsquery;
+
+-- The vectors are rebuilt from the bundle's language and the words the
+-- parser would not make by itself (searchtext.Expand: camelCase parts,
+-- "a.b" and "owner/repo" parts, CJK bigrams), which writers store in
+-- search_extra, one line per weight: A (name and identifier), B (tagline),
+-- C (description), D (concepts). analysis is the version of the analysis
+-- that wrote lang and search_extra (store.analysisVersion): a row of an
+-- older one is rewritten by the next writer that reads it, even when its
+-- content is the same.
+ALTER TABLE bundles
+    DROP COLUMN search,
+    DROP COLUMN search_head,
+    ADD COLUMN lang regconfig NOT NULL DEFAULT 'okf_english',
+    ADD COLUMN search_extra text NOT NULL DEFAULT '',
+    ADD COLUMN analysis smallint NOT NULL DEFAULT 0;
+ALTER TABLE bundles ALTER COLUMN search_extra SET STORAGE MAIN;
+
+-- search: every field stemmed in the bundle's language; the name, the
+-- identifier and the tagline also as written (so that an exact word and a
+-- typed prefix meet them). Weights as before: A name and identifier, B
+-- tagline, C description, D concept names and summaries.
+-- search_head: the A and B parts alone, from at most 200 + 100 + 100
+-- characters (and the stems of the same), the candidates relevance ranks
+-- first; it fits in the B-tree that carries it (bundles_live_recent) even
+-- for a name of CJK characters (~17 bytes a character with its bigrams).
+ALTER TABLE bundles
+    ADD COLUMN search tsvector GENERATED ALWAYS AS (
+        setweight(
+            to_tsvector('okf_simple'::regconfig, name || ' ' || ident || ' ' || split_part(search_extra, E'\n', 1)) ||
+            to_tsvector(lang, name || ' ' || ident || ' ' || split_part(search_extra, E'\n', 1)), 'A') ||
+        setweight(
+            to_tsvector('okf_simple'::regconfig, tagline || ' ' || split_part(search_extra, E'\n', 2)) ||
+            to_tsvector(lang, tagline || ' ' || split_part(search_extra, E'\n', 2)), 'B') ||
+        setweight(to_tsvector(lang, description || ' ' || split_part(search_extra, E'\n', 3)), 'C') ||
+        setweight(
+            jsonb_to_tsvector(lang, jsonb_path_query_array(concept_list, '$[*].name'), '["string"]') ||
+            jsonb_to_tsvector(lang, jsonb_path_query_array(concept_list, '$[*].summary'), '["string"]') ||
+            to_tsvector(lang, split_part(search_extra, E'\n', 4)),
+            'D')
+    ) STORED,
+    ADD COLUMN search_head tsvector GENERATED ALWAYS AS (
+        setweight(
+            to_tsvector('okf_simple'::regconfig, left(name || ' ' || ident, 200) || ' ' || left(split_part(search_extra, E'\n', 1), 100)) ||
+            to_tsvector(lang, left(name || ' ' || ident, 200) || ' ' || left(split_part(search_extra, E'\n', 1), 100)), 'A') ||
+        setweight(
+            to_tsvector('okf_simple'::regconfig, left(tagline, 100) || ' ' || left(split_part(search_extra, E'\n', 2), 60)) ||
+            to_tsvector(lang, left(tagline, 100) || ' ' || left(split_part(search_extra, E'\n', 2), 60)), 'B')
+    ) STORED;
+
+-- As 0001_schema: the vectors stay in the heap row (a TOAST fetch per row
+-- would cost a filtered walk more than the rest of it), the planner keeps
+-- 10,000 lexemes' frequencies of each.
+ALTER TABLE bundles ALTER COLUMN search SET STORAGE MAIN;
+ALTER TABLE bundles ALTER COLUMN search_head SET STORAGE MAIN;
+ALTER TABLE bundles ALTER COLUMN search SET COMPRESSION lz4;
+ALTER TABLE bundles ALTER COLUMN search SET STATISTICS 1000;
+ALTER TABLE bundles ALTER COLUMN search_head SET STATISTICS 1000;
+
+CREATE INDEX bundles_live_recent ON bundles (indexed_at DESC, id) INCLUDE (search_head)
+    WHERE visibility = 'live';
+CREATE INDEX bundles_live_search ON bundles USING gin (search) WHERE visibility = 'live';
+CREATE INDEX bundles_live_search_head ON bundles USING gin (search_head) WHERE visibility = 'live';

@@ -1,0 +1,14 @@
+package searchtext
+
+// IsStopWord reports whether word is a stop word of any language of
+// Stemmed: one that a bundle analysed in that language does not index, so
+// that a phrase looked up across bundles of every language must skip it
+// (keeping its place).
+func IsStopWord(word string) bool {
+	for _, config := range Stemmed {
+		if isStopWord(config, word) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,172 @@
+package store_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// findsFixture writes bundles whose words people type in other forms than
+// the bundles hold them, and a few bundles that hold none of them.
+func findsFixture(t *testing.T) (*store.Store, map[string]string) {
+	t.Helper()
+	s, clk := newStore(t)
+	ids := map[string]string{}
+	add := func(short string, in store.BundleInput) {
+		mustUpsert(t, s, in)
+		ids[in.ID] = short
+		clk.Advance(60e9)
+	}
+	py := repoBundle("pyguild", "PythonTips", "index.md")
+	py.Card.Name, py.Card.Tagline = "Python Tips", "Idioms for everyday code"
+	py.Card.Description = "All about the decorator pattern and context managers."
+	add("python", py)
+
+	hydro := repoBundle("geo", "hydro", "index.md")
+	hydro.Card.Name, hydro.Card.Tagline = "Hydrology Notes", "Rivers and rain"
+	add("hydro", hydro)
+
+	pharmacy := repoBundle("SatohaCC", "PharmacyDomain", "okf/index.md")
+	pharmacy.Card.Name, pharmacy.Card.Tagline = "PharmacyDomain Knowledge Base", "プロジェクトの設計ガイドライン"
+	pharmacy.Card.Description = "Domain model for pharmacies."
+	add("pharmacy", pharmacy)
+
+	router := repoBundle("net", "mikrotik-docs", "index.md")
+	router.Card.Name, router.Card.Tagline = "RouterOS Reference", "Firewall and routing for MikroTik"
+	add("router", router)
+
+	rn := repoBundle("invertase", "react-native-firebase", "index.md")
+	rn.Card.Name, rn.Card.Tagline = "React Native Firebase", "Firebase for React Native apps"
+	add("rn", rn)
+
+	fin := repoBundle("casa", "contas", "index.md")
+	fin.Card.Name, fin.Card.Tagline = "Finanças pessoais", "Notas sobre orçamento da família"
+	fin.Card.Description = "Como organizar as finanças da casa."
+	add("financas", fin)
+
+	llm := repoBundle("agnes", "models", "index.md")
+	llm.Card.Name, llm.Card.Tagline = "Agnes AI", "关于大模型研究的知识库"
+	add("llm", llm)
+
+	kube := repoBundle("ops", "cluster", "index.md")
+	kube.Card.Name, kube.Card.Tagline = "Kubernetes Operators", "Running stateful services"
+	add("kube", kube)
+
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		other := repoBundle("misc", n, "index.md")
+		other.Card.Name, other.Card.Tagline = "Misc "+n, "Unrelated notes on cooking"
+		add("other", other)
+	}
+	return s, ids
+}
+
+// The ways people and agents type that an exact-word search missed (issue
+// 23): each finds its bundle first by relevance, and within the first
+// results of the API's default order.
+func TestSearchFindsWhatPeopleType(t *testing.T) {
+	t.Parallel()
+	s, ids := findsFixture(t)
+	for _, tc := range []struct{ q, want string }{
+		{"decorators", "python"},                   // plural of a description word
+		{"Hydrology Note", "hydro"},                // singular of a name word
+		{"psychology hydrology notes", "hydro"},    // a word too many
+		{"how to use python decorators", "python"}, // a question
+		{"pharmacy", "pharmacy"},                   // a part of a glued name
+		{"router", "router"},                       // RouterOS
+		{"react-native", "rn"},                     // hyphenated
+		{"reactnative", ""},                        // glued the other way: nothing claims it
+		{"kube", "kube"},                           // typed, not finished
+		{"financas", "financas"},                   // without accents
+		{"orcamento familia", "financas"},          // Portuguese, stemmed and unaccented
+		{"大模型", "llm"},                             // Han bigrams
+		{"ガイドライン", "pharmacy"},                     // Katakana
+		{"https://github.com/SatohaCC/PharmacyDomain.git", "pharmacy"},
+		{"github.com/satohacc/pharmacydomain/tree/main/okf", "pharmacy"},
+		{"SatohaCC/PharmacyDomain", "pharmacy"},
+	} {
+		for _, sort := range []wire.Sort{wire.SortRelevance, wire.SortRecent} {
+			got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: sort, Limit: 5})
+			if err != nil {
+				t.Fatalf("q %q sort %s: %v", tc.q, sort, err)
+			}
+			var short []string
+			for _, b := range got {
+				short = append(short, ids[b.ID])
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("q %q sort %s = %v, want nothing", tc.q, sort, short)
+			case tc.want != "" && sort == wire.SortRelevance && (len(short) == 0 || short[0] != tc.want):
+				t.Errorf("q %q by relevance = %v, want %s first", tc.q, short, tc.want)
+			case tc.want != "" && !slices.Contains(short, tc.want):
+				t.Errorf("q %q sort %s = %v, want %s among them", tc.q, sort, short, tc.want)
+			}
+		}
+	}
+}
+
+// Words are optional by relevance: bundles holding every word come first,
+// then those holding most of them; a sorted search that nothing matches
+// with every word lists those holding some, and one that something matches
+// lists only those.
+func TestSearchWordsAreOptional(t *testing.T) {
+	t.Parallel()
+	s, ids := findsFixture(t)
+	search := func(q string, sort wire.Sort) []string {
+		got, err := s.Search(context.Background(), store.SearchParams{Q: q, Sort: sort, Limit: 20})
+		if err != nil {
+			t.Fatalf("q %q: %v", q, err)
+		}
+		var short []string
+		for _, b := range got {
+			short = append(short, ids[b.ID])
+		}
+		return short
+	}
+	// "notes" is in hydro's name and the others' taglines; "rivers" and
+	// "rain" only in hydro's tagline.
+	if got := search("rivers rain notes cooking", wire.SortRelevance); len(got) == 0 || got[0] != "hydro" {
+		t.Errorf("relevance: %v, want hydro (3 of 4 words) first", got)
+	}
+	if got := search("rivers rain notes", wire.SortRecent); !slices.Equal(got, []string{"hydro"}) {
+		t.Errorf("recent, all words held by one: %v, want [hydro]", got)
+	}
+	if got := search("rivers cooking", wire.SortRecent); len(got) != 4 || !slices.Contains(got, "hydro") {
+		t.Errorf("recent, no bundle holds both: %v, want hydro and the three cooking ones", got)
+	}
+	if got := search("zzzz qqqq", wire.SortRelevance); len(got) != 0 {
+		t.Errorf("no word matches: %v, want nothing", got)
+	}
+}
+
+// Every result of a q search says why it matched: a passage of the field
+// that holds the words, the words marked; a search without q has none.
+func TestSearchSnippets(t *testing.T) {
+	t.Parallel()
+	s, _ := findsFixture(t)
+	got, err := s.Search(context.Background(), store.SearchParams{Q: "decorators", Sort: wire.SortRelevance})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("search: %v, %d results", err, len(got))
+	}
+	want := wire.Snippet{Field: "description", Text: "All about the decorator pattern and context managers.",
+		Highlights: [][2]int{{14, 23}}}
+	if sn := got[0].Snippet; sn == nil || sn.Field != want.Field || sn.Text != want.Text || !slices.Equal(sn.Highlights, want.Highlights) {
+		t.Errorf("snippet = %+v, want %+v", sn, want)
+	}
+	all, err := s.Search(context.Background(), store.SearchParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range all {
+		if b.Snippet != nil {
+			t.Errorf("%s: a snippet without q: %+v", b.ID, b.Snippet)
+		}
+	}
+	if wire.MaxSnippetRunes != searchtext.SnippetRunes {
+		t.Errorf("wire.MaxSnippetRunes = %d, searchtext.SnippetRunes = %d", wire.MaxSnippetRunes, searchtext.SnippetRunes)
+	}
+}
