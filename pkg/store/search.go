@@ -75,10 +75,10 @@ package store
 
 import (
 	"cmp"
-	"slices"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
