@@ -35,6 +35,10 @@ type Query struct {
 	// shaped query counts, "ci/cd" too: the exact tier then finds no such
 	// repository, and Terms still hold its words for the text tiers.
 	Repo string
+	// Dir is the folder within Repo that a pasted link points at
+	// (.../tree/main/bundles/x is "bundles/x"), "" for the repository's
+	// root or when q names no folder: the bundle there comes first.
+	Dir string
 	// Key is what the exact tier compares with bundles' names, repositories
 	// and ids: Repo when set, else q trimmed.
 	Key string
@@ -72,8 +76,8 @@ type Term struct {
 func ParseQuery(q string) Query {
 	q = prefixBytes(q, maxQueryBytes)
 	query := Query{Key: strings.TrimSpace(q)}
-	if repo, owner, name := repoOf(query.Key); repo != "" {
-		query.Repo, query.Key = repo, repo
+	if repo, owner, name, dir := repoDirOf(query.Key); repo != "" {
+		query.Repo, query.Key, query.Dir = repo, repo, dir
 		query.Terms = firstTerms(dedupe(append(tokenTerms(owner), tokenTerms(name)...)))
 		return query
 	}

@@ -13,9 +13,19 @@ import "strings"
 // owner is [A-Za-z0-9][A-Za-z0-9-]{0,38} and repo [A-Za-z0-9._-]{1,100},
 // as GitHub allows.
 func repoOf(q string) (repo, owner, name string) {
+	repo, owner, name, _ = repoDirOf(q)
+	return repo, owner, name
+}
+
+// repoDirOf is repoOf, and the folder of the repository a link points at:
+// the path after /tree/<branch>/ or /blob/<branch>/, without a file name
+// ending in .md ("bundles/rezepte" of .../tree/main/bundles/rezepte or of
+// .../blob/main/bundles/rezepte/index.md), "" for the repository's root.
+// A branch name holding a slash is read as its first segment.
+func repoDirOf(q string) (repo, owner, name, dir string) {
 	path, hosted, ok := stripHost(q)
 	if !ok {
-		return "", "", ""
+		return "", "", "", ""
 	}
 	if hosted {
 		if i := strings.IndexAny(path, "?#"); i >= 0 {
@@ -24,7 +34,7 @@ func repoOf(q string) (repo, owner, name string) {
 	}
 	segs := strings.Split(path, "/")
 	if len(segs) < 2 {
-		return "", "", ""
+		return "", "", "", ""
 	}
 	owner, name = segs[0], segs[1]
 	rest := segs[2:]
@@ -32,15 +42,22 @@ func repoOf(q string) (repo, owner, name string) {
 		rest = nil // a trailing slash
 	}
 	if len(rest) > 0 && !hosted {
-		return "", "", ""
+		return "", "", "", ""
 	}
 	if trimmed := strings.TrimSuffix(name, ".git"); trimmed != "" {
 		name = trimmed
 	}
 	if !validOwner(owner) || !validRepoName(name) {
-		return "", "", ""
+		return "", "", "", ""
 	}
-	return strings.ToLower(owner + "/" + name), owner, name
+	if len(rest) >= 3 && (rest[0] == "tree" || rest[0] == "blob") {
+		folders := rest[2:]
+		if last := folders[len(folders)-1]; last == "" || strings.HasSuffix(strings.ToLower(last), ".md") {
+			folders = folders[:len(folders)-1]
+		}
+		dir = strings.Join(folders, "/")
+	}
+	return strings.ToLower(owner + "/" + name), owner, name, dir
 }
 
 // stripHost removes a leading http(s)://, www. and github.com/ from q.

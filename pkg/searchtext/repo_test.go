@@ -80,3 +80,21 @@ func TestParseQueryRepo(t *testing.T) {
 		})
 	}
 }
+
+func TestParseQueryRepoDir(t *testing.T) {
+	for q, want := range map[string]string{
+		"https://github.com/saschb2b/okf-bundles/tree/main/bundles/rezepte":  "bundles/rezepte",
+		"https://github.com/saschb2b/okf-bundles/tree/main/bundles/rezepte/": "bundles/rezepte",
+		"github.com/saschb2b/okf-bundles/blob/main/bundles/rezepte/index.md": "bundles/rezepte",
+		"https://github.com/a/b/blob/main/index.md":                          "",
+		"https://github.com/a/b/tree/main":                                   "",
+		"https://github.com/a/b/tree/main/docs?tab=readme#x":                 "docs",
+		"https://github.com/a/b":                                             "",
+		"a/b":                                                                "",
+		"https://github.com/a/b/issues/3":                                    "",
+	} {
+		if got := ParseQuery(q).Dir; got != want {
+			t.Errorf("ParseQuery(%q).Dir = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/okfindex/okf-index/pkg/wire"
 )
@@ -30,6 +31,24 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 		"via", "source_url", "host", "repo", "dir", "path", "ident", "repo_stars", "repo_forks",
 		"repo_pushed_at", "repo_state", "repo_language", "repo_license", "root_sha256",
 		"content_hash", "indexed_at", "updated_at", "lang", "search_extra", "analysis"}
+	// lang is a regconfig, which COPY's binary format sends as its oid.
+	conn, err := s.write.Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Release()
+	const regconfigOID = 3734
+	conn.Conn().TypeMap().RegisterType(&pgtype.Type{Name: "regconfig", OID: regconfigOID, Codec: pgtype.Uint32Codec{}})
+	configs := map[string]uint32{}
+	rows2, err := conn.Query(ctx, `SELECT cfgname::text, oid::int8 FROM pg_ts_config WHERE cfgname LIKE 'okf\_%'`)
+	if err != nil {
+		return 0, err
+	}
+	var name string
+	var oid int64
+	if _, err := pgx.ForEachRow(rows2, []any{&name, &oid}, func() error { configs[name] = uint32(oid); return nil }); err != nil {
+		return 0, err
+	}
 	i := 0
 	src := pgx.CopyFromFunc(func() ([]any, error) {
 		if i >= len(rows) {
@@ -44,9 +63,9 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 			r.in.Source.Origin, r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.repo,
 			r.in.Source.Dir, r.in.Source.Path, r.ident, r.sig.Stars, r.sig.Forks, r.sig.PushedAt,
 			r.sig.State, r.sig.Language, r.sig.License, r.in.RootSHA256, r.contentHash,
-			br.IndexedAt, br.UpdatedAt, r.lang, r.searchExtra, analysisVersion}, nil
+			br.IndexedAt, br.UpdatedAt, configs[r.lang], r.searchExtra, analysisVersion}, nil
 	})
-	return s.write.CopyFrom(ctx, pgx.Identifier{"bundles"}, cols, src)
+	return conn.CopyFrom(ctx, pgx.Identifier{"bundles"}, cols, src)
 }
 
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p.

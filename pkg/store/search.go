@@ -452,17 +452,24 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	head := headOf(b.tsq)
 	match := filters + ` AND search @@ ` + b.tsq
 	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(tq.key) + `)]`
+	// near: the bundle is in the folder a pasted link points at, which
+	// comes first among the bundles of its repository.
+	near := `false`
+	if tq.dir != "" {
+		near = `dir = ` + b.arg(tq.dir)
+	}
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
 	// bundle, seconds at 1M when no name matches), h, p and w.
 	window := `
 WITH e0 AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + filters + ` AND ` + exact + `
+	SELECT id, repo_stars, indexed_at, ` + near + ` AS near FROM bundles WHERE ` + filters + ` AND ` + exact + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), e AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at FROM e0
-	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + byStars + `
+	SELECT id, repo_stars, indexed_at, near FROM e0
+	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + `
+	ORDER BY near DESC, repo_stars DESC NULLS LAST, id LIMIT ` + win + `
 ), h AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
@@ -537,7 +544,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	SELECT id, indexed_at FROM bundles WHERE ` + match + `
 	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
 ), ordered AS (
-	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
+	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 + ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
 	FROM e WHERE ` + scored + `
 	UNION ALL
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at

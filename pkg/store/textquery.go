@@ -28,6 +28,8 @@ type textQuery struct {
 	// key is what the exact tier compares with names, repositories and ids:
 	// the repository a pasted URL names, or q.
 	key string
+	// dir is the folder of that repository the URL points at, if any.
+	dir string
 }
 
 // textQuery reads q into its text queries, adding their arguments to b.
@@ -53,7 +55,7 @@ func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
 	if len(tq.terms) > 1 {
 		tq.some = `((` + strings.Join(tq.terms, ` || `) + `)` + excluded + `)`
 	}
-	tq.key = parsed.Key
+	tq.key, tq.dir = parsed.Key, parsed.Dir
 	return tq, true
 }
 
