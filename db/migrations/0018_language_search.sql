@@ -60,61 +60,88 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN ARRAY['okf_simple', 'okf_english', 'okf_portuguese', 'okf_spanish', 'okf_french',
     'okf_german', 'okf_italian', 'okf_dutch', 'okf_russian']::regconfig[];
 
+-- okf_lexemes are the distinct lexemes of w in every configuration of
+-- okf_configs(), in that order: its unaccented form first, then its stems.
+-- plpgsql and a loop, not a query over unnest: statements fold these
+-- functions at plan time, once per place q's terms stand in them (a dozen
+-- in a relevance statement), and a SQL function planned its query on every
+-- call (~100 us, against ~20 us).
+CREATE FUNCTION okf_lexemes(w text) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+DECLARE
+    seen text[] := '{}';
+    l text;
+    cfg regconfig;
+BEGIN
+    FOREACH cfg IN ARRAY okf_configs() LOOP
+        FOREACH l IN ARRAY tsvector_to_array(to_tsvector(cfg, w)) LOOP
+            IF NOT l = ANY(seen) THEN
+                seen := seen || l;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RETURN seen;
+END $$;
+
 -- okf_term is the text query of one word of q: the word as written (it
 -- meets names' and taglines' exact words) or any of its stems, each lexeme
--- once; with prefix, also any name or tagline word it begins (weights A and
--- B: a typed prefix looks for names, and a prefix over descriptions would
--- read a large part of the index for two letters). IMMUTABLE, so that a
--- statement planned with q's value folds it into a constant and the planner
--- sees the lexemes' frequencies. w is letters and digits (searchtext.Term);
--- a word every configuration drops gives the empty query.
+-- once (a lexeme repeated would count its frequency again in the planner's
+-- estimate); with prefix, also any name or tagline word it begins (weights
+-- A and B: a typed prefix looks for names, and a prefix over descriptions
+-- would read a large part of the index for two letters). IMMUTABLE, so that
+-- a statement planned with q's value folds it into a constant and the
+-- planner sees the lexemes' frequencies. w is letters and digits
+-- (searchtext.Term); a word with no lexeme gives the empty query.
 CREATE FUNCTION okf_term(w text, prefix boolean) RETURNS tsquery
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
-RETURN (
-    SELECT coalesce(string_agg(quote_literal(l), ' | ' ORDER BY first), '') ||
-        CASE WHEN prefix AND w <> '' THEN
-            CASE WHEN count(*) > 0 THEN ' | ' ELSE '' END ||
-            quote_literal((tsvector_to_array(to_tsvector('okf_simple', w)))[1]) || ':*AB'
-        ELSE '' END
-    FROM (
-        SELECT l, min(c.n) AS first
-        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
-            unnest(tsvector_to_array(to_tsvector(c.cfg, w))) AS l
-        GROUP BY l
-    ) AS lexemes
-)::tsquery;
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+DECLARE
+    lexemes text[] := okf_lexemes(w);
+    q text := '';
+    l text;
+BEGIN
+    FOREACH l IN ARRAY lexemes LOOP
+        q := q || CASE WHEN q = '' THEN '' ELSE ' | ' END || quote_literal(l);
+    END LOOP;
+    IF prefix AND q <> '' THEN
+        q := q || ' | ' || quote_literal(lexemes[1]) || ':*AB';
+    END IF;
+    RETURN q::tsquery;
+END $$;
 
 -- okf_prefix is the text query of a word that begins a word of the given
 -- weights (the concept filter: "event sour" finds "Event Sourcing" in the
 -- description and concepts, CD): the start of the word as written or of
 -- any of its stems, since those weights are indexed stemmed only.
 CREATE FUNCTION okf_prefix(w text, weights text) RETURNS tsquery
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
-RETURN (
-    SELECT coalesce(string_agg(quote_literal(l) || ':*' || weights, ' | ' ORDER BY first), '')
-    FROM (
-        SELECT l, min(c.n) AS first
-        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
-            unnest(tsvector_to_array(to_tsvector(c.cfg, w))) AS l
-        GROUP BY l
-    ) AS lexemes
-)::tsquery;
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+DECLARE
+    q text := '';
+    l text;
+BEGIN
+    FOREACH l IN ARRAY okf_lexemes(w) LOOP
+        q := q || CASE WHEN q = '' THEN '' ELSE ' | ' END || quote_literal(l) || ':*' || weights;
+    END LOOP;
+    RETURN q::tsquery;
+END $$;
 
 -- okf_phrase is the text query of words that must stand together, in order
 -- (a quoted phrase, a CJK run's bigrams, "react-native"): the phrase as
--- written, or stemmed in any one language.
+-- written, or stemmed in any one language, each distinct phrase once.
 CREATE FUNCTION okf_phrase(words text) RETURNS tsquery
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
-RETURN (
-    SELECT coalesce(string_agg('(' || p || ')', ' | ' ORDER BY first), '')
-    FROM (
-        SELECT p, min(c.n) AS first
-        FROM unnest(okf_configs()) WITH ORDINALITY AS c(cfg, n),
-            CAST(phraseto_tsquery(c.cfg, words) AS text) AS p
-        WHERE p <> ''
-        GROUP BY p
-    ) AS phrases
-)::tsquery;
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+DECLARE
+    seen text[] := '{}';
+    p text;
+    cfg regconfig;
+BEGIN
+    FOREACH cfg IN ARRAY okf_configs() LOOP
+        p := phraseto_tsquery(cfg, words)::text;
+        IF p <> '' AND NOT p = ANY(seen) THEN
+            seen := seen || p;
+        END IF;
+    END LOOP;
+    RETURN coalesce(array_to_string(array(SELECT '(' || x || ')' FROM unnest(seen) AS x), ' | '), '')::tsquery;
+END $$;
 
 -- The vectors are rebuilt from the bundle's language and the words the
 -- parser would not make by itself (searchtext.Expand: camelCase parts,
