@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -18,35 +19,48 @@ const MaxSuggestions = 3
 // with anything to tell a typo from chance; neither is looked up.
 // suggestThreshold is the trigram similarity a candidate needs (pg_trgm's
 // default, 0.3, lets in names that share one word with q; 0.4 still finds one
-// letter changed in a six-letter word, "okfarg" for "okforg"), and
-// suggestCandidates how many of the most similar keys are read before the
-// edit distance picks among them.
+// letter changed in a six-letter word, "okfarg" for "okforg").
+//
+// The cost of a lookup is the rows its GIN probes must recheck in the heap,
+// and a q made of common short words ("th is") qualifies thousands. So each
+// probe rechecks at most suggestScan rows (its LIMIT stops the heap scan;
+// for a real typo far fewer qualify, and the closest are among them), the
+// most similar suggestCandidates of those are compared as keys and by edit
+// distance, and the whole lookup stops after suggestTimeout: a suggestion
+// is a nicety, and a lookup that would take longer returns
+// ErrSearchTimeout, which the API answers without one.
 const (
 	minSuggestRunes   = 3
 	maxSuggestRunes   = 64
 	suggestThreshold  = 0.4
+	suggestScan       = 200
 	suggestCandidates = 20
+	suggestTimeout    = 500 * time.Millisecond
 )
 
-// suggestSQL reads the keys (okf_name_key) of live bundles' names and
-// repositories' names (without the owner) that are similar to $1's key,
-// each with one of its written forms, most similar first. Each side is one
-// probe of its trigram index (0019_suggest.sql) under the threshold the
-// transaction sets; only the matched rows are read and grouped.
+// suggestSQL reads the names and repository names (without the owner) of
+// live bundles whose trigrams are similar to $1's, each probe one scan of
+// its trigram index (0019_suggest.sql) under the threshold the transaction
+// sets, stopped after $2 rows; then the $3 most similar distinct strings,
+// with their keys (okf_name_key) and $1's, none whose key is $1's. Only
+// those $3 pay for okf_name_key.
 const suggestSQL = `
-SELECT c.key, min(c.text), okf_name_key($1)
+SELECT okf_name_key(d.text), d.text, okf_name_key($1)
 FROM (
-    SELECT okf_name_key(name) AS key, btrim(name) AS text FROM bundles
-    WHERE visibility = 'live' AND okf_name_key(name) % okf_name_key($1)
-    UNION ALL
-    SELECT okf_name_key(split_part(repo, '/', 2)), split_part(repo, '/', 2) FROM bundles
-    WHERE visibility = 'live' AND repo IS NOT NULL
-        AND okf_name_key(split_part(repo, '/', 2)) % okf_name_key($1)
-) c
-WHERE c.key <> okf_name_key($1)
-GROUP BY c.key
-ORDER BY similarity(c.key, okf_name_key($1)) DESC, c.key
-LIMIT $2`
+    SELECT btrim(m.text) AS text, max(m.sim) AS sim
+    FROM (
+        (SELECT name AS text, similarity(name, $1) AS sim FROM bundles
+         WHERE visibility = 'live' AND name % $1 LIMIT $2)
+        UNION ALL
+        (SELECT split_part(repo, '/', 2), similarity(split_part(repo, '/', 2), $1) FROM bundles
+         WHERE visibility = 'live' AND repo IS NOT NULL AND split_part(repo, '/', 2) % $1 LIMIT $2)
+    ) m
+    GROUP BY 1
+    ORDER BY 2 DESC, 1
+    LIMIT $3
+) d
+WHERE okf_name_key(d.text) <> okf_name_key($1)
+ORDER BY d.sim DESC, d.text`
 
 // Suggest returns up to MaxSuggestions names or repository names of live
 // bundles within a small edit distance of q (trigram similarity), closest
@@ -56,10 +70,10 @@ LIMIT $2`
 // Names are compared as okf_name_key (case and separators do not count),
 // the form the exact tier of relevance matches, so a search for a
 // suggestion finds its bundle first. Candidates come from pg_trgm's GIN
-// indexes at suggestThreshold; among them a suggestion is at most
-// maxEdits(q) edits from q, closest first, then most similar. Hidden and
-// low bundles are never offered. A q outside minSuggestRunes..maxSuggestRunes
-// gets none.
+// indexes at suggestThreshold, bounded as the constants above say; among
+// them a suggestion is at most maxEdits(q) edits from q, closest first, then
+// most similar. Hidden and low bundles are never offered. A q outside
+// minSuggestRunes..maxSuggestRunes gets none.
 func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes {
 		return nil, nil
@@ -73,17 +87,21 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 		// The threshold holds for this transaction only: the read pool's
 		// other statements never see it.
 		threshold := strconv.FormatFloat(suggestThreshold, 'f', -1, 64)
-		if _, err := tx.Exec(ctx, `SELECT set_config('pg_trgm.similarity_threshold', $1, true)`, threshold); err != nil {
+		timeout := strconv.FormatInt(suggestTimeout.Milliseconds(), 10)
+		if _, err := tx.Exec(ctx, `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
+			set_config('statement_timeout', $2, true)`, threshold, timeout); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, suggestSQL, q, suggestCandidates)
+		rows, err := tx.Query(ctx, suggestSQL, q, suggestScan, suggestCandidates)
 		if err != nil {
 			return err
 		}
 		var key, text, qKey string
+		seen := map[string]bool{}
 		_, err = pgx.ForEachRow(rows, []any{&key, &text, &qKey}, func() error {
 			limit := maxEdits(qKey)
-			if e := editDistance(key, qKey, limit); e <= limit {
+			if e := editDistance(key, qKey, limit); e <= limit && !seen[key] {
+				seen[key] = true // "Acme Widgets" and "acme-widgets": one suggestion
 				found = append(found, candidate{key, text, e})
 			}
 			return nil
