@@ -24,6 +24,7 @@
 //	search.go      Search, and how each search shape stays bounded; relevance and its weights
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes a word it asks for
+//	suggest.go     Suggest: "did you mean", names a few edits from q (pg_trgm)
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap
