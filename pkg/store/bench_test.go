@@ -62,6 +62,12 @@ func BenchmarkQueries(b *testing.B) {
 		b.Fatal(err)
 	}
 
+	typos := make([]string, len(exactNames))
+	for i, name := range exactNames {
+		r := []rune(name)
+		typos[i] = string(slices.Delete(r, len(r)/2, len(r)/2+1))
+	}
+
 	type shape struct {
 		name   string
 		run    func(i int) error
@@ -159,6 +165,9 @@ func BenchmarkQueries(b *testing.B) {
 		search("filter license=mpl-2.0", fixed(store.SearchParams{Licenses: []string{"mpl-2.0"}})),
 		search("filters + q common + stars", fixed(store.SearchParams{Q: common, Sort: wire.SortStars,
 			Versions: []string{"0.1"}, Languages: []string{"python"}})),
+		// What "did you mean" asks when a search finds few: a live name with
+		// one letter dropped.
+		shape{"suggest typo", func(i int) error { _, err := s.Suggest(ctx, typos[i%len(typos)]); return err }, nil},
 	)
 	// What people and agents type (issue 23): questions of common words,
 	// words typed partly, other word forms, CJK, pasted URLs, and words no

@@ -25,7 +25,7 @@
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for
 //	textquery.go   q as the statements look it up: its terms' text queries (pkg/searchtext reads q)
-//	suggest.go     Suggest: names close to a q that finds little (did you mean)
+//	suggest.go     Suggest: "did you mean", names a few edits from q (pg_trgm)
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap

@@ -63,6 +63,9 @@ func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.P
 	for i, b := range items {
 		page.Items[i] = s.publish(b)
 	}
+	if page.DidYouMean, err = s.didYouMean(ctx, p, len(items)); err != nil {
+		return wire.Page{}, err
+	}
 	return page, nil
 }
 

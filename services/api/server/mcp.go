@@ -74,8 +74,10 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			Title: "Search OKF bundles",
 			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
 				"GET /api/bundles; lists are comma-separated strings. Answers a page {items, limit, offset, " +
-				"next_offset, next}: each item is a bundle card whose id get_bundle takes. To read further, call " +
-				"again with offset set to next_offset until it is null; the list ends at 1000 results.",
+				"next_offset, next, did_you_mean?}: each item is a bundle card whose id get_bundle takes, with a " +
+				"snippet {field, text, highlights} of the passage q matched when q is given. To read further, call " +
+				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
+				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead.",
 			Annotations: read,
 		}, call: func(ctx context.Context, args map[string]any) (any, error) {
 			q, err := queryOf(args)

@@ -100,6 +100,7 @@ type Server struct {
 
 	caches    *answerCaches // search pages and cards while the index is unchanged
 	admission *admission    // index reads in flight (admission.go)
+	log       *slog.Logger  // what is served anyway, degraded (didYouMean)
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -122,6 +123,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		baseURL: opts.Config.PublicBaseURL,
 		full:    opts.Config.Full(),
 		build:   build,
+		log:     log,
 	}
 	var err error
 	// loops ends the background work: the usage and report loops, and the

@@ -44,6 +44,26 @@ func TestBrowserPages(t *testing.T) {
 	b.run("forward", chromedp.NavigateForward(), waitJS(`location.search.includes("q=hostile") && `+cards+` === 1 && document.getElementById("q").value === "hostile"`))
 	b.clean("search as you type")
 
+	// A snippet, where the store gives one, is text and <mark>s only.
+	b.run("snippets", chromedp.Navigate(u+"/?q=hostile+guide"), chromedp.WaitVisible(`#results`, chromedp.ByQuery),
+		waitJS(`[...document.querySelectorAll("#results .snippet")].every(p =>
+			p.querySelectorAll("*").length === p.querySelectorAll("mark, .snippet-field").length &&
+			[...p.querySelectorAll("mark")].every(m => m.textContent !== "" && m.children.length === 0))`))
+
+	// A typo of a name offers it, linked to the same search with q replaced.
+	var didYouMean, href string
+	b.run("did you mean", chromedp.Navigate(u+"/?q=feild+guide+03&language=Go"), chromedp.WaitVisible(`.did-you-mean a`, chromedp.ByQuery),
+		chromedp.Text(`.did-you-mean a`, &didYouMean, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector(".did-you-mean a").getAttribute("href")`, &href))
+	if didYouMean != "Field guide 03" || href != "/?language=Go&q=Field+guide+03" {
+		t.Errorf("did you mean %q at %q; want Field guide 03 at /?language=Go&q=Field+guide+03", didYouMean, href)
+	}
+	b.axeCheck("/?q=typo")
+	b.run("follow the suggestion", chromedp.Navigate(u+href),
+		waitJS(`location.search === "?language=Go&q=Field+guide+03" && `+cards+` >= 1 &&
+			document.querySelector("#results .card h3").textContent === "Field guide 03"`))
+	b.clean("did you mean")
+
 	// Each filter, from a fresh page.
 	filters := []struct {
 		name, action, wantURL string

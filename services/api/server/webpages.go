@@ -81,7 +81,7 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 	status := http.StatusOK
 	apiQuery, form, selected, err := pageQuery(c.Request().URL.RawQuery)
 	in := web.SearchInput{Q: strings.TrimSpace(form.Get("q")), Origin: form.Get("origin"), Sort: form.Get("sort"),
-		Selected: selected, Full: s.full}
+		Selected: selected, Full: s.full, Form: form}
 	if err == nil {
 		in.Page, err = s.search(ctx, apiQuery)
 	}

@@ -43,6 +43,7 @@ type CardView struct {
 	Origin   string // the repository or the host
 	Repo     *RepoView
 	Updated  Date
+	Snippet  *SnippetView // the passage q matched, nil when none to show
 }
 
 // RepoView is a repository's signals as shown.
@@ -90,6 +91,7 @@ func cardView(c wire.Card, h Highlighter) CardView {
 	return CardView{
 		URL: "/b/" + url.PathEscape(c.ID), Name: h.Mark(c.Name), Tagline: h.Mark(c.Tagline),
 		Version: c.OKFVersion, Concepts: c.Concepts, Origin: origin, Repo: repoView(c.Repo), Updated: dateOf(c.UpdatedAt),
+		Snippet: snippetView(c.Snippet),
 	}
 }
 
@@ -101,6 +103,9 @@ type Results struct {
 	First    string // the first page's link when this is a later one
 	Error    string // a refused query, in one sentence
 	Searched bool   // a text query was given
+	// DidYouMean are the page's did_you_mean, each linked to the same
+	// search with it as q.
+	DidYouMean []Suggestion
 }
 
 // SearchView is the search page.
@@ -119,8 +124,9 @@ type SearchInput struct {
 	Selected        map[string][]string // version, language, type, license, concepts
 	Stats           wire.IndexStats     // facets offered as filters
 	Page            wire.Page
-	NextQuery       string // query string of the next page; "" when none
-	FirstQuery      string // query string of the first page, when Page is a later one
+	NextQuery       string     // query string of the next page; "" when none
+	Form            url.Values // the page's parameters as given, for the did-you-mean links
+	FirstQuery      string     // query string of the first page, when Page is a later one
 	Err             string
 	Full            bool
 }
@@ -159,6 +165,9 @@ func NewSearchView(in SearchInput) SearchView {
 	r := Results{Error: in.Err, Searched: in.Q != "", From: in.Page.Offset + 1, To: in.Page.Offset + len(in.Page.Items)}
 	for _, c := range in.Page.Items {
 		r.Items = append(r.Items, cardView(c, h))
+	}
+	for _, q := range in.Page.DidYouMean {
+		r.DidYouMean = append(r.DidYouMean, Suggestion{Text: q, URL: "/?" + withQ(in.Form, q)})
 	}
 	if in.NextQuery != "" {
 		r.Next = "/?" + in.NextQuery
