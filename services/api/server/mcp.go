@@ -77,7 +77,9 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"next_offset, next, did_you_mean?}: each item is a bundle card whose id get_bundle takes, with a " +
 				"snippet {field, text, highlights} of the passage q matched when q is given. To read further, call " +
 				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
-				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead.",
+				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead. q may be a " +
+				"question in any words: word forms and accents do not matter, and with sort=relevance the bundles " +
+				"holding most of its words come first.",
 			Annotations: read,
 		}, call: func(ctx context.Context, args map[string]any) (any, error) {
 			q, err := queryOf(args)
