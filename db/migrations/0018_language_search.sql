@@ -53,27 +53,35 @@ ALTER TEXT SEARCH CONFIGURATION okf_russian
     WITH unaccent, russian_stem;
 
 -- okf_configs are the configurations a query word is looked up in: as
--- written, then stemmed in every language a bundle can be analysed in
--- (searchtext.Stemmed).
-CREATE FUNCTION okf_configs() RETURNS regconfig[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN ARRAY['okf_simple', 'okf_english', 'okf_portuguese', 'okf_spanish', 'okf_french',
-    'okf_german', 'okf_italian', 'okf_dutch', 'okf_russian']::regconfig[];
+-- written, stemmed in English (every bundle's vector holds English stems,
+-- see below), and stemmed in lang, the language the query is written in
+-- when it is not English (searchtext.Language of q). A word is not looked
+-- up in every language: each stem no bundle holds would add its guessed
+-- frequency to the planner's estimate of the query (a lexeme missing from
+-- the statistics counts as half the rarest listed one), and a few of them
+-- made two rare words look common enough to walk a million rows for.
+-- lang is the configuration's name, as text: a statement passes it as a
+-- constant that the planner folds with the rest (a cast to regconfig in the
+-- statement would be a STABLE call, which it does not fold).
+CREATE FUNCTION okf_configs(lang text) RETURNS regconfig[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN CASE WHEN lang IN ('okf_simple', 'okf_english')
+    THEN ARRAY['okf_simple', 'okf_english']::regconfig[]
+    ELSE ARRAY['okf_simple', 'okf_english', lang]::regconfig[] END;
 
--- okf_lexemes are the distinct lexemes of w in every configuration of
--- okf_configs(), in that order: its unaccented form first, then its stems.
--- plpgsql and a loop, not a query over unnest: statements fold these
--- functions at plan time, once per place q's terms stand in them (a dozen
--- in a relevance statement), and a SQL function planned its query on every
--- call (~100 us, against ~20 us).
-CREATE FUNCTION okf_lexemes(w text) RETURNS text[]
+-- okf_lexemes are the distinct lexemes of w in okf_configs(lang), in that
+-- order: its unaccented form first, then its stems. plpgsql and a loop, not
+-- a query over unnest: statements fold these functions at plan time, once
+-- per place q's terms stand in them (a dozen in a relevance statement), and
+-- a SQL function planned its query on every call (~100 us, against ~20 us).
+CREATE FUNCTION okf_lexemes(w text, lang text) RETURNS text[]
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
 DECLARE
     seen text[] := '{}';
     l text;
     cfg regconfig;
 BEGIN
-    FOREACH cfg IN ARRAY okf_configs() LOOP
+    FOREACH cfg IN ARRAY okf_configs(lang) LOOP
         FOREACH l IN ARRAY tsvector_to_array(to_tsvector(cfg, w)) LOOP
             IF NOT l = ANY(seen) THEN
                 seen := seen || l;
@@ -84,18 +92,18 @@ BEGIN
 END $$;
 
 -- okf_term is the text query of one word of q: the word as written (it
--- meets names' and taglines' exact words) or any of its stems, each lexeme
--- once (a lexeme repeated would count its frequency again in the planner's
+-- meets names' and taglines' exact words) or its stems, each lexeme once (a
+-- lexeme repeated would count its frequency again in the planner's
 -- estimate); with prefix, also any name or tagline word it begins (weights
 -- A and B: a typed prefix looks for names, and a prefix over descriptions
 -- would read a large part of the index for two letters). IMMUTABLE, so that
 -- a statement planned with q's value folds it into a constant and the
 -- planner sees the lexemes' frequencies. w is letters and digits
 -- (searchtext.Term); a word with no lexeme gives the empty query.
-CREATE FUNCTION okf_term(w text, prefix boolean) RETURNS tsquery
+CREATE FUNCTION okf_term(w text, prefix boolean, lang text) RETURNS tsquery
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
 DECLARE
-    lexemes text[] := okf_lexemes(w);
+    lexemes text[] := okf_lexemes(w, lang);
     q text := '';
     l text;
 BEGIN
@@ -111,14 +119,14 @@ END $$;
 -- okf_prefix is the text query of a word that begins a word of the given
 -- weights (the concept filter: "event sour" finds "Event Sourcing" in the
 -- description and concepts, CD): the start of the word as written or of
--- any of its stems, since those weights are indexed stemmed only.
+-- its English stem, since those weights are indexed stemmed only.
 CREATE FUNCTION okf_prefix(w text, weights text) RETURNS tsquery
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
 DECLARE
     q text := '';
     l text;
 BEGIN
-    FOREACH l IN ARRAY okf_lexemes(w) LOOP
+    FOREACH l IN ARRAY okf_lexemes(w, 'okf_english') LOOP
         q := q || CASE WHEN q = '' THEN '' ELSE ' | ' END || quote_literal(l) || ':*' || weights;
     END LOOP;
     RETURN q::tsquery;
@@ -126,15 +134,15 @@ END $$;
 
 -- okf_phrase is the text query of words that must stand together, in order
 -- (a quoted phrase, a CJK run's bigrams, "react-native"): the phrase as
--- written, or stemmed in any one language, each distinct phrase once.
-CREATE FUNCTION okf_phrase(words text) RETURNS tsquery
+-- written, or stemmed in English or in lang, each distinct phrase once.
+CREATE FUNCTION okf_phrase(words text, lang text) RETURNS tsquery
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
 DECLARE
     seen text[] := '{}';
     p text;
     cfg regconfig;
 BEGIN
-    FOREACH cfg IN ARRAY okf_configs() LOOP
+    FOREACH cfg IN ARRAY okf_configs(lang) LOOP
         p := phraseto_tsquery(cfg, words)::text;
         IF p <> '' AND NOT p = ANY(seen) THEN
             seen := seen || p;
@@ -142,6 +150,17 @@ BEGIN
     END LOOP;
     RETURN coalesce(array_to_string(array(SELECT '(' || x || ')' FROM unnest(seen) AS x), ' | '), '')::tsquery;
 END $$;
+
+-- okf_english_too is text's English stems for a bundle analysed in another
+-- language (empty for an English one): every bundle's vector holds its
+-- words' English stems, so that a query word meets a foreign bundle's words
+-- through English stemming ("notas" and "nota" are both 'nota') whatever
+-- language the query is in, and in the bundle's own stems when the query
+-- is written in that language.
+CREATE FUNCTION okf_english_too(lang regconfig, text text) RETURNS tsvector
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN CASE WHEN lang = 'okf_english'::regconfig THEN ''::tsvector
+    ELSE to_tsvector('okf_english', text) END;
 
 -- The vectors are rebuilt from the bundle's language and the words the
 -- parser would not make by itself (searchtext.Expand: camelCase parts,
@@ -171,15 +190,22 @@ ALTER TABLE bundles
     ADD COLUMN search tsvector GENERATED ALWAYS AS (
         setweight(
             to_tsvector('okf_simple'::regconfig, name || ' ' || ident || ' ' || split_part(search_extra, E'\n', 1)) ||
-            to_tsvector(lang, name || ' ' || ident || ' ' || split_part(search_extra, E'\n', 1)), 'A') ||
+            to_tsvector(lang, name || ' ' || ident || ' ' || split_part(search_extra, E'\n', 1)) ||
+            okf_english_too(lang, name || ' ' || split_part(search_extra, E'\n', 1)), 'A') ||
         setweight(
             to_tsvector('okf_simple'::regconfig, tagline || ' ' || split_part(search_extra, E'\n', 2)) ||
-            to_tsvector(lang, tagline || ' ' || split_part(search_extra, E'\n', 2)), 'B') ||
-        setweight(to_tsvector(lang, description || ' ' || split_part(search_extra, E'\n', 3)), 'C') ||
+            to_tsvector(lang, tagline || ' ' || split_part(search_extra, E'\n', 2)) ||
+            okf_english_too(lang, tagline), 'B') ||
+        setweight(
+            to_tsvector(lang, description || ' ' || split_part(search_extra, E'\n', 3)) ||
+            okf_english_too(lang, description || ' ' || split_part(search_extra, E'\n', 3)), 'C') ||
         setweight(
             jsonb_to_tsvector(lang, jsonb_path_query_array(concept_list, '$[*].name'), '["string"]') ||
             jsonb_to_tsvector(lang, jsonb_path_query_array(concept_list, '$[*].summary'), '["string"]') ||
-            to_tsvector(lang, split_part(search_extra, E'\n', 4)),
+            to_tsvector(lang, split_part(search_extra, E'\n', 4)) ||
+            CASE WHEN lang = 'okf_english'::regconfig THEN ''::tsvector ELSE
+                jsonb_to_tsvector('okf_english', jsonb_path_query_array(concept_list, '$[*].name'), '["string"]') ||
+                jsonb_to_tsvector('okf_english', jsonb_path_query_array(concept_list, '$[*].summary'), '["string"]') END,
             'D')
     ) STORED,
     ADD COLUMN search_head tsvector GENERATED ALWAYS AS (

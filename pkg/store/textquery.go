@@ -41,13 +41,14 @@ func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
 	if len(terms) == 0 {
 		return textQuery{}, false
 	}
+	lang := b.arg(searchtext.Language(q))
 	for _, t := range terms {
-		tq.terms = append(tq.terms, b.term(t))
+		tq.terms = append(tq.terms, b.term(t, lang))
 	}
 	excluded := ""
 	for _, t := range parsed.Excluded {
 		t.Prefix = false
-		excluded += ` && !!` + b.term(t)
+		excluded += ` && !!` + b.term(t, lang)
 	}
 	tq.excludes = excluded != ""
 	tq.all = `(` + strings.Join(tq.terms, ` && `) + excluded + `)`
@@ -63,18 +64,20 @@ func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
 // order, as written or stemmed), or a word (as written or stemmed, and
 // when it is typed, the start of a name or tagline word), which a glued
 // word also matches as the phrase of its parts ("PharmacyDomain" finds
-// "Pharmacy Domain").
-func (b *sqlBuilder) term(t searchtext.Term) string {
+// "Pharmacy Domain"). Words are stemmed in English and in lang, the
+// placeholder of the language q is written in (okf_configs, migration
+// 0018).
+func (b *sqlBuilder) term(t searchtext.Term, lang string) string {
 	if t.Phrase {
-		return `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `)`
+		return `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
 	}
 	prefix := "false"
 	if t.Prefix {
 		prefix = "true"
 	}
-	word := `okf_term(` + b.arg(t.Words[0]) + `, ` + prefix + `)`
+	word := `okf_term(` + b.arg(t.Words[0]) + `, ` + prefix + `, ` + lang + `)`
 	if len(t.Parts) > 1 {
-		return `(` + word + ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `))`
+		return `(` + word + ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `))`
 	}
 	return word
 }
