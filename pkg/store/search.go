@@ -201,6 +201,9 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		var relax bool
 		if relax, err = s.relaxes(ctx, p); relax {
 			out, err = s.search(ctx, p, true)
+			for i := range out {
+				out[i].Partial = true
+			}
 		}
 	}
 	if err != nil {
@@ -256,6 +259,7 @@ func (s *Store) search(ctx context.Context, p SearchParams, some bool) ([]Bundle
 			var stars *int
 			b, err := scanBundle(r, &tier, &stars)
 			b.Cursor = cursorOf(sort, b, tier, stars)
+			b.Partial = sort == wire.SortRelevance && tier == partialTier
 			return b, err
 		})
 	}

@@ -26,6 +26,9 @@ type Bundle struct {
 	// Cursor is set by Search: the SearchParams.After that continues the
 	// search after this bundle, or "" where only Offset does (cursor.go).
 	Cursor string `json:"-"`
+	// Partial is set by Search with q on a bundle that holds some of q's
+	// terms but not all of them (words are optional: search.go).
+	Partial bool `json:"-"`
 }
 
 // BundleInput is one parsed bundle to write: its card as the indexer made

@@ -63,7 +63,13 @@ func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.P
 	for i, b := range items {
 		page.Items[i] = s.publish(b)
 	}
-	if page.DidYouMean, err = s.didYouMean(ctx, p, len(items)); err != nil {
+	full := 0 // bundles holding every word of q
+	for _, b := range items {
+		if !b.Partial {
+			full++
+		}
+	}
+	if page.DidYouMean, err = s.didYouMean(ctx, p, full); err != nil {
 		return wire.Page{}, err
 	}
 	return page, nil

@@ -11,8 +11,9 @@ import (
 const fewResults = 3
 
 // didYouMean is what the page of p offers in place of its q when its first
-// page (offset 0, no cursor) holds fewer than fewResults items, found of
-// them: the store's suggestions (store.Suggest: names and repository names a
+// page (offset 0, no cursor) holds fewer than fewResults bundles holding
+// every word of q, found of them (words are optional, so a typo among other
+// words still finds bundles holding the others: store.Bundle.Partial): the store's suggestions (store.Suggest: names and repository names a
 // few edits from q). The other parameters stay as they are; a suggestion is
 // a new q for the same search.
 //
