@@ -1,7 +1,8 @@
 package store
 
 // Search over the live bundles, and how each shape stays bounded. Targets at
-// 1,000,000 bundles on two cores: every search p99 <= 25 ms (issue 17).
+// 1,000,000 bundles on two cores: every search p99 <= 25 ms (issues 17 and
+// 23).
 // BenchmarkQueries (bench_test.go, `make bench N=1000000`) measures each
 // shape below; at 1M with 256 MB of shared buffers the dearest of them are
 // two words found together in ~0.5% of bundles (a first page decompresses
@@ -25,9 +26,18 @@ package store
 //     band, license, type) are checked while walking the sort index, which
 //     stops early; a rare value (a repository, a rare version or type) is
 //     read through its own partial index and the few rows are sorted.
-//   - q with a sort: websearch_to_tsquery('simple', q) on the weighted vector
-//     (name and origin identifier A, tagline B, description C, concept names
-//     and summaries D). A common word walks the sort index and checks @@ on
+//   - q is read by searchtext.ParseQuery into terms (textquery.go): each a
+//     word as written or stemmed (in English and in the query's language),
+//     the typed last word also a prefix of name and tagline words, a phrase
+//     for quoted words, compounds and CJK runs; stop words left out. They
+//     are matched on the weighted vector of migration 0018 (name and
+//     origin identifier A, tagline B, description C, concept names and
+//     summaries D; every field stemmed in the bundle's language and in
+//     English, names and taglines also as written).
+//   - q with a sort: every term, in the sort's order; when no bundle holds
+//     every term (q of several terms), any of them, in the same order (words
+//     are optional; the first page says so by coming back empty, a later
+//     one asks whether any bundle holds them all). A common word walks the sort index and checks @@ on
 //     each row, about (offset+limit)/frequency rows (a 30% word: ~80 rows); a
 //     rare word reads the GIN index (bundles_live_search) and sorts its
 //     matches. The dearest words are those in between (~0.5-3%), and two-word
@@ -54,7 +64,10 @@ package store
 //     bundles_live_stars (and reads the GIN index only for a rare q), and
 //     the rest is read only as far as the page needs past the window:
 //     not at all on a first page the window fills, offset+limit-|window|
-//     rows on a deeper one.
+//     rows on a deeper one. Those three tiers hold the bundles holding every
+//     term; a fourth, the partial tier (partialTier), follows them within
+//     the first partialEnd places when they are fewer: bundles holding some
+//     terms, most terms first, from bounded sources like the window's.
 //   - Deep pages through offset cost what they count: offset 1000 over a
 //     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
 //     at 1M). The API's next link carries a cursor (cursor.go): the page
@@ -417,7 +430,8 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 }
 
 // relevance is the ranked search described at the top of this file, in
-// three tiers (exactTier, rankedTier, restTier):
+// three tiers (exactTier, rankedTier, restTier) of the bundles holding
+// every term of q, and the partial tier (partialTier) after them:
 //
 //   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
 //     okf_name_key(q), at most rankWindow, when at most exactCap bundles
@@ -426,11 +440,13 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 //   - w: the ranked window, the union of rankWindow bundles from each of h
 //     (newest head matches) and p (most starred matches), less e; scored by
 //     ts_rank_cd with rankWeights times popularity. p is pw, the matches
-//     among the starWalk most starred bundles, and when pw found at most
+//     among the starWalk most starred bundles (sw: the walk, which keeps
+//     the bundles holding any term for the partial tier), and when pw found at most
 //     rareWalk, p0, every match read through the GIN index if there are at
 //     most exactCap (p0 is read only then; its LIMIT stops the read of a
 //     commoner q).
 //   - the rest, newest first: a, the newest matches, less e and w.
+//   - the partial tier (partialTier): bundles holding some terms.
 //
 // The order is (tier, score DESC, indexed_at DESC, id), total and fixed
 // whatever the page. a needs offset+limit rows: the k-th match of the rest
@@ -477,11 +493,13 @@ WITH e0 AS MATERIALIZED (
 ), h AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
-), pw AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at FROM (
+), sw AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at, search @@ ` + b.tsq + ` AS holds_all FROM (
 		SELECT id, repo_stars, indexed_at, search FROM bundles WHERE ` + filters + `
 		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
-	WHERE search @@ ` + b.tsq + byStars + `
+	WHERE search @@ ` + tq.some + `
+), pw AS MATERIALIZED (
+	SELECT id, repo_stars, indexed_at FROM sw WHERE holds_all` + byStars + `
 ), p0 AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
@@ -569,9 +587,10 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 
 // partialTier is the part of relevance's ordered list that follows the
 // bundles holding every term of q: bundles holding some of them, which
-// partialEnd bounds. It is read only when fewer than end bundles hold them
-// all (the window's count is asked first: it is known, and when it reaches
-// end, a, the newest full matches, is not read for the count). Its
+// partialEnd bounds. It is read only when q names no bundle (the exact tier
+// is empty) and fewer than end bundles hold every term (the window's count
+// is asked first: it is known, and when it reaches end, a, the newest full
+// matches, is not read for the count). Its
 // candidates come from the same kinds of source as the window, each
 // bounded: the newest name and tagline matches of any term, the matches
 // among the starWalk most starred bundles, and the partialWalk newest
@@ -579,7 +598,10 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // then by the window's score.
 func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string) string {
 	some := tq.some
-	needed := ranked + ` < ` + strconv.Itoa(end) + ` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
+	// A q that names a bundle (the exact tier found one: a name, a pasted
+	// repository) asked for it, not for bundles holding a few of its words.
+	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
+		` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
 	head := `search_head @@ ` + some
 	if tq.excludes {
 		head += ` AND search @@ ` + some
@@ -599,9 +621,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + ` AND ` + needed + `
 			ORDER BY indexed_at DESC, id LIMIT ` + win + `) AS ph
 		UNION
-		SELECT id FROM (SELECT id, search FROM bundles WHERE ` + filters + ` AND ` + needed + `
-			ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS ps
-		WHERE search @@ ` + some + `
+		SELECT id FROM sw WHERE ` + needed + `
 		UNION
 		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + some + ` AND ` + needed + `
 			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa

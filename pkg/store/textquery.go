@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/okfindex/okf-index/pkg/searchtext"
@@ -76,8 +77,16 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string) string {
 		prefix = "true"
 	}
 	word := `okf_term(` + b.arg(t.Words[0]) + `, ` + prefix + `, ` + lang + `)`
-	if len(t.Parts) > 1 {
+	// A part of digits alone ("web3": web, 3) is in a large share of
+	// bundles: the phrase would recheck every bundle holding the other
+	// part, and the word as written finds the glued form anyway.
+	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
 		return `(` + word + ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `))`
 	}
 	return word
+}
+
+// allDigits reports whether w is made of ASCII digits only.
+func allDigits(w string) bool {
+	return strings.Trim(w, "0123456789") == ""
 }
