@@ -1,26 +1,37 @@
--- 0019_suggest: "did you mean" (store.Suggest): names and repository names
--- of live bundles close to q in trigram similarity.
+-- 0019_suggest: "did you mean" (store.Suggest): the names and repository
+-- names of live bundles, in a table of their own, close to q in trigram
+-- similarity.
 --
--- pg_trgm compares strings by the three-character sequences of their words
--- (runs of letters and digits, lowercased); its GIN operator class answers
--- "similarity(a, b) >= the threshold" (the % operator) from the index,
--- reading the posting lists of q's trigrams. Suggest raises
--- pg_trgm.similarity_threshold for its own transaction (SET LOCAL), bounds
--- q's length and the rows it rechecks (store/suggest.go).
+-- pg_trgm compares strings by the three-character sequences of their words;
+-- its GIN operator class answers "similarity(a, b) >= the threshold" (the %
+-- operator) with candidates that each need a recheck of the row. On
+-- bundles (a row of kilobytes, mostly not in shared buffers) a q of common
+-- trigrams rechecked thousands of rows from disk: 200+ ms at a million
+-- bundles. suggest_names holds only the names, one row per distinct key,
+-- a few tens of bytes: its rechecks stay in memory, and bundles' writes pay
+-- no trigram index.
 --
--- The indexes hold the columns as written, not okf_name_key (0012): a
--- string's trigrams are already those of its key (case and separators do
--- not count: "Acme/Widgets" and "acme widgets" have the same), and GIN's
--- recheck of each candidate row then costs no regexp_replace, the bulk of
--- a candidate's cost. Suggest compares keys (never offering q's own) only
--- for the few rows that qualify.
---
--- The candidates are what the exact tier of relevance matches, so a
--- suggestion leads to its bundle first: a bundle's name, and its
--- repository's name without the owner (none for a domain bundle).
+-- key is okf_name_key (0012), what the exact tier compares, so a search for
+-- a suggestion finds its bundle first; name is the name as first written.
+-- Writers add the names and repository names (without the owner) of the
+-- bundles they leave live (UpsertBundles); a name whose bundles are all
+-- gone stays, and Suggest offers a key only while a live bundle holds it
+-- (an exact tier probe). Keys over 64 characters are left out: Suggest
+-- looks up at most 64, and a suggestion is at most three edits away.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
-CREATE INDEX bundles_live_name_trgm ON bundles USING gin (name gin_trgm_ops)
-    WHERE visibility = 'live';
-CREATE INDEX bundles_live_repo_name_trgm ON bundles USING gin (split_part(repo, '/', 2) gin_trgm_ops)
-    WHERE visibility = 'live' AND repo IS NOT NULL;
+CREATE TABLE suggest_names (
+    key  text COLLATE "C" PRIMARY KEY,
+    name text NOT NULL
+);
+CREATE INDEX suggest_names_trgm ON suggest_names USING gin (key gin_trgm_ops);
+
+INSERT INTO suggest_names (key, name)
+SELECT DISTINCT ON (key) key, name FROM (
+    SELECT okf_name_key(name) AS key, name FROM bundles WHERE visibility = 'live'
+    UNION ALL
+    SELECT okf_name_key(split_part(repo, '/', 2)), split_part(repo, '/', 2) FROM bundles
+    WHERE visibility = 'live' AND repo IS NOT NULL
+) AS names
+WHERE key <> '' AND length(key) <= 64
+ORDER BY key, name;

@@ -21,46 +21,48 @@ const MaxSuggestions = 3
 // default, 0.3, lets in names that share one word with q; 0.4 still finds one
 // letter changed in a six-letter word, "okfarg" for "okforg").
 //
-// The cost of a lookup is the rows its GIN probes must recheck in the heap,
-// and a q made of common short words ("th is") qualifies thousands. So each
-// probe rechecks at most suggestScan rows (its LIMIT stops the heap scan;
-// for a real typo far fewer qualify, and the closest are among them), the
-// most similar suggestCandidates of those are compared as keys and by edit
-// distance, and the whole lookup stops after suggestTimeout: a suggestion
-// is a nicety, and a lookup that would take longer returns
-// ErrSearchTimeout, which the API answers without one.
+// The cost of a lookup is the rows its GIN probe must recheck, and a q made
+// of common short words ("th is") qualifies thousands: they are rows of
+// suggest_names, a few tens of bytes each, which stay in memory. The most
+// similar suggestCandidates are compared by edit distance, and the whole
+// lookup stops after suggestTimeout: a suggestion is a nicety, and a lookup
+// that would take longer returns ErrSearchTimeout, which the API answers
+// without one.
 const (
 	minSuggestRunes   = 3
 	maxSuggestRunes   = 64
 	suggestThreshold  = 0.4
-	suggestScan       = 200
 	suggestCandidates = 20
 	suggestTimeout    = 500 * time.Millisecond
 )
 
-// suggestSQL reads the names and repository names (without the owner) of
-// live bundles whose trigrams are similar to $1's, each probe one scan of
-// its trigram index (0019_suggest.sql) under the threshold the transaction
-// sets, stopped after $2 rows; then the $3 most similar distinct strings,
-// with their keys (okf_name_key) and $1's, none whose key is $1's. Only
-// those $3 pay for okf_name_key.
+// suggestSQL reads the $2 keys of suggest_names (0019_suggest.sql) most
+// similar to $1's under the threshold the transaction sets, with their names
+// and $1's key, none equal to $1's and each still held by a live bundle
+// (one probe of bundles_live_exact each).
 const suggestSQL = `
-SELECT okf_name_key(d.text), d.text, okf_name_key($1)
+SELECT n.key, n.name, okf_name_key($1)
 FROM (
-    SELECT btrim(m.text) AS text, max(m.sim) AS sim
-    FROM (
-        (SELECT name AS text, similarity(name, $1) AS sim FROM bundles
-         WHERE visibility = 'live' AND name % $1 LIMIT $2)
-        UNION ALL
-        (SELECT split_part(repo, '/', 2), similarity(split_part(repo, '/', 2), $1) FROM bundles
-         WHERE visibility = 'live' AND repo IS NOT NULL AND split_part(repo, '/', 2) % $1 LIMIT $2)
-    ) m
-    GROUP BY 1
-    ORDER BY 2 DESC, 1
-    LIMIT $3
-) d
-WHERE okf_name_key(d.text) <> okf_name_key($1)
-ORDER BY d.sim DESC, d.text`
+    SELECT key, name, similarity(key, okf_name_key($1)) AS sim FROM suggest_names
+    WHERE key % okf_name_key($1)
+    ORDER BY sim DESC, key
+    LIMIT $2
+) AS n
+WHERE n.key <> okf_name_key($1) AND EXISTS (SELECT 1 FROM bundles AS b
+    WHERE b.visibility = 'live' AND okf_exact_keys(b.name, b.repo, b.id) @> ARRAY[n.key])
+ORDER BY n.sim DESC, n.key`
+
+// addSuggestNamesSQL adds the names $1 (and repository names) of bundles
+// a write left live to suggest_names, in key order (so that concurrent
+// writers adding the same new names wait for each other, never in a cycle).
+const addSuggestNamesSQL = `
+INSERT INTO suggest_names (key, name)
+SELECT DISTINCT ON (key) key, name FROM (
+    SELECT okf_name_key(name) AS key, name FROM unnest($1::text[]) AS name
+) AS names
+WHERE key <> '' AND length(key) <= 64
+ORDER BY key, name
+ON CONFLICT (key) DO NOTHING`
 
 // Suggest returns up to MaxSuggestions names or repository names of live
 // bundles within a small edit distance of q (trigram similarity), closest
@@ -92,7 +94,7 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 			set_config('statement_timeout', $2, true)`, threshold, timeout); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, suggestSQL, q, suggestScan, suggestCandidates)
+		rows, err := tx.Query(ctx, suggestSQL, q, suggestCandidates)
 		if err != nil {
 			return err
 		}

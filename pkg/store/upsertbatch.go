@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -88,6 +89,9 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 			if err := readVisibility(ctx, tx, written, vis); err != nil {
 				return err
 			}
+			if _, err := tx.Exec(ctx, addSuggestNamesSQL, liveNames(write, vis)); err != nil {
+				return err
+			}
 		}
 		for i := range ins {
 			id := rows[i].in.ID
@@ -130,6 +134,25 @@ func readStored(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*store
 		return nil
 	})
 	return out, err
+}
+
+// liveNames are the names and repository names (as the code host spells
+// them, without the owner) of the written rows that are live: what
+// suggest_names offers.
+func liveNames(write []bundleRow, vis map[string]wire.Visibility) []string {
+	var names []string
+	for _, r := range write {
+		if vis[r.in.ID] != wire.VisibilityLive {
+			continue
+		}
+		names = append(names, r.in.Name)
+		if r.in.Source.Repo != nil {
+			if _, name, ok := strings.Cut(*r.in.Source.Repo, "/"); ok {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }
 
 // readVisibility adds the visibility of the bundles ids to vis.
