@@ -302,7 +302,7 @@ func (s *Store) relaxes(ctx context.Context, p SearchParams) (bool, error) {
 	}
 	var any bool
 	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
-		` AND search @@ `+tq.all+`)`, b.args...).Scan(&any)
+		` AND `+tq.holdsAll("")+`)`, b.args...).Scan(&any)
 	if stoppedByReadTimeout(ctx, err) {
 		return false, ErrSearchTimeout
 	}
@@ -369,9 +369,9 @@ func searchSQL(p SearchParams, some bool) (string, []any, error) {
 	}
 	where := filters
 	if q != "" && some {
-		where += ` AND search @@ ` + tq.some
+		where += ` AND ` + tq.holdsSome("")
 	} else if q != "" {
-		where += ` AND search @@ ` + tq.all
+		where += ` AND ` + tq.holdsAll("")
 	}
 	if after != "" {
 		where += ` AND ` + after
@@ -384,7 +384,7 @@ func searchSQL(p SearchParams, some bool) (string, []any, error) {
 // sqlBuilder collects the arguments of a search statement.
 type sqlBuilder struct {
 	args []any
-	tsq  string // the text query of q that relevance's tiers match
+	tsq  string // the text query of q of the old ranking (export_test.go)
 }
 
 // arg adds v and returns its placeholder.
@@ -458,19 +458,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string) string {
-	b.tsq = tq.all
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
-	// rest of the bundle holds; only then does h read the full vector, which
-	// costs the index-only scan its heap visits.
-	headOf := func(tsq string) string {
-		if tq.excludes {
-			return `search_head @@ ` + tsq + ` AND search @@ ` + tsq
-		}
-		return `search_head @@ ` + tsq
-	}
-	head := headOf(b.tsq)
-	match := filters + ` AND search @@ ` + b.tsq
+	// rest of the bundle holds (headHolds).
+	head := tq.headHolds(tq.allTyped)
+	match := filters + ` AND ` + tq.holdsAll("")
 	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(tq.key) + `)]`
 	// near: the bundle is in the folder a pasted link points at, which
 	// comes first among the bundles of its repository.
@@ -494,10 +486,10 @@ WITH e0 AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
 ), sw AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at, search @@ ` + b.tsq + ` AS holds_all FROM (
-		SELECT id, repo_stars, indexed_at, search FROM bundles WHERE ` + filters + `
+	SELECT id, repo_stars, indexed_at, ` + tq.holdsAll("") + ` AS holds_all FROM (
+		SELECT id, repo_stars, indexed_at, search, search_head FROM bundles WHERE ` + filters + `
 		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
-	WHERE search @@ ` + tq.some + `
+	WHERE ` + tq.holdsSome("") + `
 ), pw AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM sw WHERE holds_all` + byStars + `
 ), p0 AS MATERIALIZED (
@@ -551,7 +543,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	// counted from the start of the rest.
 	scored := ranked + ` > ` + strconv.Itoa(offset)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
-	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + b.tsq + `) * ` + fmt.Sprintf(popularity, "x")
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + tq.allTyped + `) * ` + fmt.Sprintf(popularity, "x")
 	partial := ``
 	if len(tq.terms) > 1 {
 		partial = b.partialTier(tq, filters, end, ranked)
@@ -597,22 +589,18 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // matches anywhere; they are ordered by how many of q's terms they hold,
 // then by the window's score.
 func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string) string {
-	some := tq.some
 	// A q that names a bundle (the exact tier found one: a name, a pasted
 	// repository) asked for it, not for bundles holding a few of its words.
 	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
 		` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
-	head := `search_head @@ ` + some
-	if tq.excludes {
-		head += ` AND search @@ ` + some
-	}
+	head := tq.headHolds(tq.someTyped)
 	var held []string
-	for _, t := range tq.terms {
-		held = append(held, `(y.search @@ `+t+`)::int`)
+	for i := range tq.terms {
+		held = append(held, `(`+tq.holdsTerm("y.", i)+`)::int`)
 	}
 	// The score: the number of terms held, then the window's score folded
 	// into [0, 1) so that it only orders bundles holding as many.
-	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + some + `) * ` + fmt.Sprintf(popularity, "y")
+	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
 	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
 	win := strconv.Itoa(rankWindow)
 	return `
@@ -623,10 +611,10 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		UNION
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
-		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + some + ` AND ` + needed + `
+		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND ` + tq.holdsSome("") + ` AND ` + needed + `
 			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa
 	) AS c JOIN bundles AS y USING (id)
-	WHERE NOT y.search @@ ` + tq.all + ` AND y.id NOT IN (SELECT id FROM e)`
+	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`
 }
 
 // qualified prefixes each column of a comma-separated list with alias.
