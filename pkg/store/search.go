@@ -302,7 +302,7 @@ func (s *Store) relaxes(ctx context.Context, p SearchParams) (bool, error) {
 	}
 	var any bool
 	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
-		` AND `+tq.holdsAll("")+`)`, b.args...).Scan(&any)
+		` AND search @@ `+tq.all+`)`, b.args...).Scan(&any)
 	if stoppedByReadTimeout(ctx, err) {
 		return false, ErrSearchTimeout
 	}
@@ -368,10 +368,16 @@ func searchSQL(p SearchParams, some bool) (string, []any, error) {
 		return b.relevance(tq, filters, limit, offset, after), b.args, nil
 	}
 	where := filters
-	if q != "" && some {
-		where += ` AND ` + tq.holdsSome("")
-	} else if q != "" {
+	switch {
+	case q == "":
+	case some:
+		where += ` AND search @@ ` + tq.some
+	case len(tq.terms) == 1:
+		// One word, perhaps being typed: its prefix meets names and
+		// taglines (search as you type).
 		where += ` AND ` + tq.holdsAll("")
+	default:
+		where += ` AND search @@ ` + tq.all
 	}
 	if after != "" {
 		where += ` AND ` + after
@@ -462,7 +468,10 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds (headHolds).
 	head := tq.headHolds(tq.allTyped)
-	match := filters + ` AND ` + tq.holdsAll("")
+	// The sources read through an index ask the whole vector for the words
+	// as written; the typed word's prefix is met by h (the head) and by the
+	// starred walk, which checks each row it reads.
+	match := filters + ` AND search @@ ` + tq.all
 	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(tq.key) + `)]`
 	// near: the bundle is in the folder a pasted link points at, which
 	// comes first among the bundles of its repository.
@@ -611,7 +620,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		UNION
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
-		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND ` + tq.holdsSome("") + ` AND ` + needed + `
+		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + tq.some + ` AND ` + needed + `
 			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa
 	) AS c JOIN bundles AS y USING (id)
 	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`

@@ -56,19 +56,14 @@ func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
 	}
 	lang := b.arg(searchtext.Language(q))
 	for _, t := range terms {
-		typed := b.term(t, lang)
-		plain := typed
-		if t.Prefix {
-			t.Prefix = false
-			plain = b.term(t, lang)
-		}
+		plain, typed := b.term(t, lang)
 		tq.terms = append(tq.terms, plain)
 		tq.termsTyped = append(tq.termsTyped, typed)
 	}
 	var excluded []string
 	for _, t := range parsed.Excluded {
-		t.Prefix = false
-		excluded = append(excluded, `!!`+b.term(t, lang))
+		plain, _ := b.term(t, lang)
+		excluded = append(excluded, `!!`+plain)
 	}
 	and := ``
 	if len(excluded) > 0 {
@@ -128,28 +123,34 @@ func (tq textQuery) headHolds(typed string) string {
 }
 
 // term is the text query of one term: a phrase (its words together and in
-// order, as written or stemmed), or a word (as written or stemmed, and
-// when it is typed, the start of a name or tagline word), which a glued
-// word also matches as the phrase of its parts ("PharmacyDomain" finds
-// "Pharmacy Domain"). Words are stemmed in English and in lang, the
-// placeholder of the language q is written in (okf_configs, migration
-// 0018).
-func (b *sqlBuilder) term(t searchtext.Term, lang string) string {
+// order, as written or stemmed), or a word (as written or stemmed), which a
+// glued word also matches as the phrase of its parts ("PharmacyDomain"
+// finds "Pharmacy Domain"); typed is the same with the word being typed
+// also the start of a name or tagline word (plain when t is not typed).
+// Both share their arguments: a statement may use either alone. Words are
+// stemmed in English and in lang, the placeholder of the language q is
+// written in (okf_configs, migration 0018).
+func (b *sqlBuilder) term(t searchtext.Term, lang string) (plain, typed string) {
 	if t.Phrase {
-		return `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
+		plain = `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
+		return plain, plain
 	}
-	prefix := "false"
-	if t.Prefix {
-		prefix = "true"
-	}
-	word := `okf_term(` + b.arg(t.Words[0]) + `, ` + prefix + `, ` + lang + `)`
+	w := b.arg(t.Words[0])
+	parts := ``
 	// A part of digits alone ("web3": web, 3) is in a large share of
 	// bundles: the phrase would recheck every bundle holding the other
 	// part, and the word as written finds the glued form anyway.
 	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
-		return `(` + word + ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `))`
+		parts = ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `)`
 	}
-	return word
+	word := func(prefix string) string {
+		return `(okf_term(` + w + `, ` + prefix + `, ` + lang + `)` + parts + `)`
+	}
+	plain = word("false")
+	if !t.Prefix {
+		return plain, plain
+	}
+	return plain, word("true")
 }
 
 // allDigits reports whether w is made of ASCII digits only.
