@@ -3,6 +3,7 @@ package searchtext
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Bounds of Expand: a bundle's text is long, its extra words must not be.
@@ -30,13 +31,72 @@ const (
 // MaxExpandOutput, cut at a word boundary.
 func Expand(text string) string {
 	text = prefixBytes(text, MaxExpandInput)
-	out := expansion{seen: make(map[string]struct{})}
-	for _, token := range strings.FieldsFunc(text, unicode.IsSpace) {
+	out := expansion{}
+	for token := range tokens(text) {
+		if plainASCII(token) {
+			continue // the parser makes it whole, and it has no parts
+		}
 		if !out.add(tokenExpansion(token)) {
 			break
 		}
 	}
 	return out.b.String()
+}
+
+// tokens yields the runs of text between white space. Every bundle's text
+// goes through Expand and Language on each write, so they read it without
+// allocating a token at a time.
+func tokens(text string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range text {
+			if unicode.IsSpace(r) {
+				if start >= 0 && !yield(text[start:i]) {
+					return
+				}
+				start = -1
+			} else if start < 0 {
+				start = i
+			}
+		}
+		if start >= 0 {
+			yield(text[start:])
+		}
+	}
+}
+
+// plainASCII reports whether token is ASCII with nothing for Expand to add:
+// no capital inside a word ("PharmacyDomain"), no digit beside a letter
+// ("web3") and no '.', '/' or ':' between word characters ("okf.index").
+// Most words of a text are; the rest go the long way (tokenExpansion).
+func plainASCII(token string) bool {
+	alnum := func(i int) bool {
+		if i < 0 || i >= len(token) {
+			return false
+		}
+		c := token[i]
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	letter := func(i int) bool { return alnum(i) && (token[i] < '0' || token[i] > '9') }
+	for i := 0; i < len(token); i++ {
+		switch c := token[i]; {
+		case c >= utf8.RuneSelf:
+			return false
+		case 'A' <= c && c <= 'Z':
+			if alnum(i - 1) {
+				return false
+			}
+		case '0' <= c && c <= '9':
+			if letter(i-1) || letter(i+1) {
+				return false
+			}
+		case c == '.' || c == '/' || c == ':':
+			if alnum(i-1) && alnum(i+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // tokenExpansion returns the words Expand adds for one token, in order.
@@ -74,6 +134,9 @@ func (e *expansion) add(words []string) bool {
 	key := strings.ToLower(strings.Join(words, " "))
 	if _, dup := e.seen[key]; dup {
 		return true
+	}
+	if e.seen == nil {
+		e.seen = make(map[string]struct{})
 	}
 	e.seen[key] = struct{}{}
 	for _, w := range words {

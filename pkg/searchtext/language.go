@@ -3,7 +3,6 @@ package searchtext
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Thresholds of Language. A bundle is analysed with a language other than
@@ -42,6 +41,10 @@ func Language(text string) string {
 	var latin, cyrillic, other int
 	for _, r := range text {
 		switch {
+		case r < 0x80: // ASCII: the common case, without table lookups
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				latin++
+			}
 		case !unicode.IsLetter(r):
 		case unicode.Is(unicode.Latin, r):
 			latin++
@@ -68,39 +71,112 @@ func Language(text string) string {
 // from slugs, paths and identifiers ("3-d-and-4-d", "AI") and one-letter
 // words are in several lists at once and would decide by accident.
 func latinLanguage(text string) string {
-	hits := make(map[string]int, len(Stemmed))
+	hits := make([]int, len(Stemmed)) // by index in Stemmed
 	words := 0
-	for _, token := range strings.FieldsFunc(text, unicode.IsSpace) {
-		word := strings.TrimFunc(token, func(r rune) bool { return !isWordRune(r) })
+	var lower [maxStopWordBytes]byte
+	for token := range tokens(text) {
+		word := trimToWord(token)
 		if word == "" || !hasLatinLetter(word) {
 			continue
 		}
 		words++
-		if strings.IndexFunc(word, func(r rune) bool { return !isWordRune(r) && !isMark(r) }) >= 0 ||
-			utf8.RuneCountInString(word) < 2 || strings.ToUpper(word) == word {
+		if !isProse(word) {
 			continue
 		}
-		folded := fold(word)
-		for _, config := range Stemmed {
-			if _, stop := stopSets[config][folded]; stop {
-				hits[config]++
+		folded := word
+		if isASCII(word) && len(word) <= len(lower) {
+			// Lowercased into a buffer: a map index by string(bytes) does
+			// not allocate.
+			for i := 0; i < len(word); i++ {
+				c := word[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				lower[i] = c
 			}
+			count(hits, stopMasks[string(lower[:len(word)])])
+			continue
 		}
+		folded = fold(word)
+		count(hits, stopMasks[folded])
 	}
-	best := English
-	for _, config := range Stemmed {
-		if hits[config] > hits[best] {
-			best = config
+	best := 0 // English
+	for k := range Stemmed {
+		if hits[k] > hits[best] {
+			best = k
 		}
 	}
 	n := hits[best]
 	if n < minStopWords || float64(n) < minStopShare*float64(words) {
 		return English
 	}
-	return best
+	return Stemmed[best]
+}
+
+// count adds one to the hits of each language of mask (a bit per index
+// of Stemmed).
+func count(hits []int, mask uint16) {
+	for k := range hits {
+		if mask&(1<<k) != 0 {
+			hits[k]++
+		}
+	}
+}
+
+// stopMasks maps each folded stop word to the languages whose stop word it
+// is, a bit per index of Stemmed: one lookup a word instead of one per
+// language (Language reads every word of every bundle written).
+var stopMasks = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for k, config := range Stemmed {
+		for w := range stopSets[config] {
+			m[w] |= 1 << k
+		}
+	}
+	return m
+}()
+
+// maxStopWordBytes is longer than any stop word: a longer word is none.
+const maxStopWordBytes = 32
+
+// trimToWord is token without the characters around its first and last
+// letter or digit.
+func trimToWord(token string) string {
+	if isASCII(token) {
+		start, end := 0, len(token)
+		for start < end && !isASCIIAlnum(token[start]) {
+			start++
+		}
+		for end > start && !isASCIIAlnum(token[end-1]) {
+			end--
+		}
+		return token[start:end]
+	}
+	return strings.TrimFunc(token, func(r rune) bool { return !isWordRune(r) })
+}
+
+// isProse reports whether word is a word of prose, whose stop words count:
+// only letters, digits and marks, two characters at least, and not in
+// capitals (letters cut from slugs, paths and identifiers, and acronyms,
+// are in several lists at once and would decide by accident).
+func isProse(word string) bool {
+	lower, n := false, 0
+	for _, r := range word {
+		if !isWordRune(r) && !isMark(r) {
+			return false
+		}
+		lower = lower || unicode.IsLower(r)
+		n++
+	}
+	return n >= 2 && lower
 }
 
 func hasLatinLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
 	for _, r := range s {
 		if unicode.Is(unicode.Latin, r) {
 			return true

@@ -56,7 +56,7 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 		}
 		br := rows[i]
 		i++
-		r := newBundleRow(br.In)
+		r := newBundleRow(br.In).analysed()
 		c := r.in.Card
 		return []any{r.in.ID, br.Visibility, r.in.Low, c.Name, c.Tagline, c.Description,
 			c.OKFVersion, c.Concepts, r.conceptList, c.Type, r.in.IndexURL, r.in.PageURL,

@@ -22,8 +22,8 @@ type bundleRow struct {
 	contentHash string      // hex SHA-256 of the indexed content
 	repo        *string     // lowercase owner/repo; nil for domain bundles
 	sig         signalCols  // all nil when the bundle has no repository signal
-	lang        string      // the text search configuration of its language
-	searchExtra string      // the words the parser would not make, a line per weight
+	lang        string      // the text search configuration of its language (analysed)
+	searchExtra string      // the words the parser would not make, a line per weight (analysed)
 }
 
 // signalCols are the repository signal columns, nil when absent.
@@ -64,7 +64,13 @@ func newBundleRow(in BundleInput) bundleRow {
 	r.ident = identText(in, r.repo)
 	r.contentHash = contentHash(in, r.repo, list)
 	r.sig = signalColumns(in.Repo)
-	r.lang, r.searchExtra = analyse(in)
+	return r
+}
+
+// analysed is r with its search columns (lang, searchExtra) computed: only
+// the rows a writer writes pay for it, not the unchanged ones it skips.
+func (r bundleRow) analysed() bundleRow {
+	r.lang, r.searchExtra = analyse(r.in)
 	return r
 }
 

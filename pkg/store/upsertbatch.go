@@ -62,7 +62,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 				o.rootSHA256 == r.in.RootSHA256 && o.sig.equal(r.sig) && o.analysis == analysisVersion {
 				continue // nothing to write
 			}
-			write = append(write, r)
+			write = append(write, r.analysed())
 			groups = append(groups, r.in.RootSHA256)
 			if o != nil && o.rootSHA256 != r.in.RootSHA256 {
 				groups = append(groups, o.rootSHA256)
