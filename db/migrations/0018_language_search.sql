@@ -23,30 +23,17 @@ ALTER TEXT SEARCH CONFIGURATION okf_simple
     ALTER MAPPING FOR word, hword, hword_part, numword, numhword, hword_numpart
     WITH unaccent, simple;
 
-CREATE TEXT SEARCH CONFIGURATION okf_english (COPY = english);
-ALTER TEXT SEARCH CONFIGURATION okf_english
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, english_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_portuguese (COPY = portuguese);
-ALTER TEXT SEARCH CONFIGURATION okf_portuguese
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, portuguese_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_spanish (COPY = spanish);
-ALTER TEXT SEARCH CONFIGURATION okf_spanish
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, spanish_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_french (COPY = french);
-ALTER TEXT SEARCH CONFIGURATION okf_french
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, french_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_german (COPY = german);
-ALTER TEXT SEARCH CONFIGURATION okf_german
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, german_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_italian (COPY = italian);
-ALTER TEXT SEARCH CONFIGURATION okf_italian
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, italian_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_dutch (COPY = dutch);
-ALTER TEXT SEARCH CONFIGURATION okf_dutch
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, dutch_stem;
-CREATE TEXT SEARCH CONFIGURATION okf_russian (COPY = russian);
-ALTER TEXT SEARCH CONFIGURATION okf_russian
-    ALTER MAPPING FOR word, hword, hword_part WITH unaccent, russian_stem;
+DO $$
+DECLARE
+    lang text;
+BEGIN
+    FOREACH lang IN ARRAY ARRAY['english', 'portuguese', 'spanish', 'french', 'german', 'italian',
+            'dutch', 'russian'] LOOP
+        EXECUTE format('CREATE TEXT SEARCH CONFIGURATION okf_%s (COPY = %s)', lang, lang);
+        EXECUTE format('ALTER TEXT SEARCH CONFIGURATION okf_%s
+            ALTER MAPPING FOR word, hword, hword_part WITH unaccent, %s_stem', lang, lang);
+    END LOOP;
+END $$;
 
 -- okf_configs are the configurations a query word is looked up in: as
 -- written, stemmed in English (every bundle's vector holds English stems,

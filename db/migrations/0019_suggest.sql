@@ -26,6 +26,11 @@ CREATE TABLE suggest_names (
 );
 CREATE INDEX suggest_names_trgm ON suggest_names USING gin (key gin_trgm_ops);
 
+-- okf_fill_suggest_names adds the names of every live bundle: here, for the
+-- bundles already written, and for a database loaded without the writers
+-- (the benchmark's COPY).
+CREATE FUNCTION okf_fill_suggest_names() RETURNS void
+LANGUAGE sql AS $$
 INSERT INTO suggest_names (key, name)
 SELECT DISTINCT ON (key) key, name FROM (
     SELECT okf_name_key(name) AS key, name FROM bundles WHERE visibility = 'live'
@@ -34,4 +39,8 @@ SELECT DISTINCT ON (key) key, name FROM (
     WHERE visibility = 'live' AND repo IS NOT NULL
 ) AS names
 WHERE key <> '' AND length(key) <= 64
-ORDER BY key, name;
+ORDER BY key, name
+ON CONFLICT (key) DO NOTHING
+$$;
+
+SELECT okf_fill_suggest_names();

@@ -72,16 +72,7 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 // as migration 0019 does for the bundles it finds: what a database loaded
 // by CopyBenchRows, which bypasses the writers, needs.
 func FillSuggestNames(ctx context.Context, s *Store) error {
-	_, err := s.write.Exec(ctx, `INSERT INTO suggest_names (key, name)
-		SELECT DISTINCT ON (key) key, name FROM (
-			SELECT okf_name_key(name) AS key, name FROM bundles WHERE visibility = 'live'
-			UNION ALL
-			SELECT okf_name_key(split_part(repo, '/', 2)), split_part(repo, '/', 2) FROM bundles
-			WHERE visibility = 'live' AND repo IS NOT NULL
-		) AS names
-		WHERE key <> '' AND length(key) <= 64
-		ORDER BY key, name
-		ON CONFLICT (key) DO NOTHING`)
+	_, err := s.write.Exec(ctx, `SELECT okf_fill_suggest_names()`)
 	return err
 }
 
