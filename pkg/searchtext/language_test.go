@@ -57,14 +57,16 @@ func TestLanguageReadsABoundedPrefix(t *testing.T) {
 	}
 }
 
-// corpusRel is the shared corpus of real roots, beside the repository.
+// corpusRel is the shared corpus of real roots, beside the repository
+// (where the workspace and CI lay it; storetest.CorpusDir finds the same
+// folder, and like it this test fails rather than skips without it).
 const corpusRel = "../../../shared/corpus/real"
 
 // TestLanguageOnRealBundles reads real roots as the indexer will: the card
 // fields okf.Parse finds, joined by spaces.
 func TestLanguageOnRealBundles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(corpusRel, "MANIFEST.tsv")); err != nil {
-		t.Skipf("corpus absent: %v", err)
+		t.Fatalf("the real corpus is not beside the repository: %v", err)
 	}
 	tests := []struct {
 		path, want string

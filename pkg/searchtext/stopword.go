@@ -5,10 +5,5 @@ package searchtext
 // that a phrase looked up across bundles of every language must skip it
 // (keeping its place).
 func IsStopWord(word string) bool {
-	for _, config := range Stemmed {
-		if isStopWord(config, word) {
-			return true
-		}
-	}
-	return false
+	return stopMasks[fold(word)] != 0
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/okfindex/okf-index/pkg/searchtext"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -78,7 +79,7 @@ func FillSuggestNames(ctx context.Context, s *Store) error {
 
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p.
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	sql, args, err := searchSQL(p, false)
+	sql, args, err := searchSQL(p, searchtext.ParseQuery(p.Q), false)
 	if err != nil || sql == "" {
 		return "", err
 	}
@@ -95,8 +96,8 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 // relevance figures.
 func SearchOldRelevance(ctx context.Context, s *Store, p SearchParams) ([]Bundle, error) {
 	b := &sqlBuilder{}
-	b.tsq = `websearch_to_tsquery('okf_simple', ` + b.arg(p.Q) + `)`
-	sql := b.oldRelevance(p.Q, b.filters(p), cmp.Or(p.Limit, DefaultLimit), p.Offset)
+	tsq := `websearch_to_tsquery('okf_simple', ` + b.arg(p.Q) + `)`
+	sql := b.oldRelevance(p.Q, tsq, b.filters(p), cmp.Or(p.Limit, DefaultLimit), p.Offset)
 	rows, err := s.read.Query(ctx, sql, b.args...)
 	if err != nil {
 		return nil, err
@@ -111,21 +112,21 @@ func SearchOldRelevance(ctx context.Context, s *Store, p SearchParams) ([]Bundle
 // of a follows it. a needs max(rankWindow, offset+limit) rows: the k-th match
 // after the window lies at most |w| places further in a, and the page needs
 // k <= offset+limit-|w|.
-func (b *sqlBuilder) oldRelevance(q, filters string, limit, offset int) string {
+func (b *sqlBuilder) oldRelevance(q, tsq, filters string, limit, offset int) string {
 	capN := strconv.Itoa(max(rankWindow, offset+limit))
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds; only then does h read the full vector, which
 	// costs the index-only scan its heap visits.
-	head := `search_head @@ ` + b.tsq
+	head := `search_head @@ ` + tsq
 	if strings.Contains(q, "-") {
-		head += ` AND search @@ ` + b.tsq
+		head += ` AND search @@ ` + tsq
 	}
 	return `
 WITH a AS MATERIALIZED (
 	SELECT id, indexed_at, row_number() OVER (ORDER BY indexed_at DESC, id) AS pos
 	FROM (SELECT id, indexed_at FROM bundles
-	      WHERE ` + filters + ` AND search @@ ` + b.tsq + `
+	      WHERE ` + filters + ` AND search @@ ` + tsq + `
 	      ORDER BY indexed_at DESC, id LIMIT ` + capN + `) AS s
 ), h AS MATERIALIZED (
 	SELECT id FROM bundles
@@ -136,7 +137,7 @@ WITH a AS MATERIALIZED (
 	UNION
 	SELECT id FROM a WHERE pos <= ` + win + `
 ), ordered AS (
-	SELECT x.id, 0 AS tier, ts_rank_cd(x.search, ` + b.tsq + `) AS rank, x.indexed_at
+	SELECT x.id, 0 AS tier, ts_rank_cd(x.search, ` + tsq + `) AS rank, x.indexed_at
 	FROM w JOIN bundles AS x USING (id)
 	UNION ALL
 	SELECT id, 1, 0, indexed_at FROM a

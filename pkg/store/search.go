@@ -201,19 +201,22 @@ var sortOrders = map[wire.Sort]string{
 // words, in order and adjacent, each the start of a word there, so "event
 // sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
-	if p.Q != "" && excludesItself(searchtext.ParseQuery(p.Q)) {
-		return nil, ErrQueryExcludesItself
+	var q searchtext.Query // read once: the statements, the fallback and the snippets use it
+	if p.Q != "" {
+		if q = searchtext.ParseQuery(p.Q); excludesItself(q) {
+			return nil, ErrQueryExcludesItself
+		}
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	out, err := s.search(ctx, p, false)
+	out, err := s.search(ctx, p, q, false)
 	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
 		// Words are optional: a sorted search that no bundle matches with
 		// every word lists those holding some of them, in the same order.
 		// Whether any bundle holds them all is asked again only past the
 		// first page, where an empty page may just be the list's end.
 		var relax bool
-		if relax, err = s.relaxes(ctx, p); relax {
-			out, err = s.search(ctx, p, true)
+		if relax, err = s.relaxes(ctx, p, q); relax {
+			out, err = s.search(ctx, p, q, true)
 			for i := range out {
 				out[i].Partial = true
 			}
@@ -226,7 +229,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		keepPartialTier(p, out)
 	}
 	if p.Q != "" {
-		addSnippets(searchtext.ParseQuery(p.Q), out)
+		addSnippets(q, out)
 	}
 	return out, nil
 }
@@ -256,10 +259,10 @@ func addSnippets(q searchtext.Query, page []Bundle) {
 	}
 }
 
-// search runs the statement of p; with some, a q matches bundles holding
-// any of its terms instead of all of them.
-func (s *Store) search(ctx context.Context, p SearchParams, some bool) ([]Bundle, error) {
-	sql, args, err := searchSQL(p, some)
+// search runs the statement of p, whose q reads as q; with some, q matches
+// bundles holding any of its terms instead of all of them.
+func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, some bool) ([]Bundle, error) {
+	sql, args, err := searchSQL(p, q, some)
 	if err != nil || sql == "" {
 		return []Bundle{}, err
 	}
@@ -291,9 +294,9 @@ func (s *Store) search(ctx context.Context, p SearchParams, some bool) ([]Bundle
 // relaxes reports whether a sorted search with q whose page came back empty
 // should list the bundles holding some of q's terms: q has more than one
 // term and no bundle (after the filters) holds them all.
-func (s *Store) relaxes(ctx context.Context, p SearchParams) (bool, error) {
+func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query) (bool, error) {
 	b := &sqlBuilder{}
-	tq, ok := b.textQuery(p.Q)
+	tq, ok := b.textQuery(p.Q, q)
 	if !ok || len(tq.terms) < 2 {
 		return false, nil
 	}
@@ -327,7 +330,7 @@ func keepPartialTier(p SearchParams, out []Bundle) {
 // searchSQL is the statement of a search and its arguments; "" when the
 // search returns nothing without asking the database. Its rows are
 // bundleColumns, then the relevance tier and repo_stars (for the cursor).
-func searchSQL(p SearchParams, some bool) (string, []any, error) {
+func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -351,7 +354,7 @@ func searchSQL(p SearchParams, some bool) (string, []any, error) {
 	var tq textQuery
 	if q != "" {
 		var ok bool
-		if tq, ok = b.textQuery(q); !ok {
+		if tq, ok = b.textQuery(q, parsed); !ok {
 			return "", nil, nil // nothing to look for
 		}
 	}
@@ -390,7 +393,6 @@ func searchSQL(p SearchParams, some bool) (string, []any, error) {
 // sqlBuilder collects the arguments of a search statement.
 type sqlBuilder struct {
 	args []any
-	tsq  string // the text query of q of the old ranking (export_test.go)
 }
 
 // arg adds v and returns its placeholder.

@@ -45,11 +45,11 @@ type textQuery struct {
 	dir string
 }
 
-// textQuery reads q into its text queries, adding their arguments to b.
-// ok is false when q holds no term to look for (only punctuation, or only
-// excluded words): such a q finds nothing.
-func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
-	parsed := searchtext.ParseQuery(q)
+// textQuery makes the text queries of q, which searchtext.ParseQuery read
+// as parsed, adding their arguments to b. ok is false when q holds no term
+// to look for (only punctuation, or only excluded words): such a q finds
+// nothing.
+func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery, ok bool) {
 	terms := wanted(parsed)
 	if len(terms) == 0 {
 		return textQuery{}, false
@@ -84,10 +84,6 @@ func (b *sqlBuilder) textQuery(q string) (tq textQuery, ok bool) {
 	tq.key, tq.dir = parsed.Key, parsed.Dir
 	return tq, true
 }
-
-// typed reports whether a word of q is being typed (its prefix is looked
-// up in the head vector).
-func (tq textQuery) typed() bool { return tq.allTyped != tq.all }
 
 // holds is the condition that the bundles row of alias ("" or "x.") holds
 // the text query plain, or, when a word is being typed, its head holds
