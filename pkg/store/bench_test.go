@@ -344,12 +344,12 @@ func loadBench(b *testing.B, url string, n int) {
 	for err := range errs {
 		b.Fatal(err)
 	}
-	// COPY bypasses the writers, which keep suggest_names: fill it as
+	// COPY bypasses the writers, which keep suggest_words: fill it as
 	// migration 0019 fills it from the bundles already there.
-	if err := store.FillSuggestNames(ctx, s); err != nil {
+	if err := store.FillSuggestWords(ctx, s); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) bundles, suggest_names"); err != nil {
+	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) bundles, suggest_words"); err != nil {
 		b.Fatal(err)
 	}
 }

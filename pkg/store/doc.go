@@ -26,6 +26,7 @@
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for
 //	textquery.go   q as the statements look it up: its terms' text queries (pkg/searchtext reads q)
 //	suggest.go     Suggest: "did you mean", names a few edits from q (pg_trgm)
+//	suggestwords.go  how q and names are cut into words, corrected and combined (pure)
 //	stats.go       Stats, RecountStats
 //	sweep.go       the GitHub sweep's candidates and progress
 //	pings.go       IndexNow submissions and their daily cap

@@ -69,11 +69,11 @@ func CopyBenchRows(ctx context.Context, s *Store, rows []BenchRow) (int64, error
 	return conn.CopyFrom(ctx, pgx.Identifier{"bundles"}, cols, src)
 }
 
-// FillSuggestNames adds the names of every live bundle to suggest_names,
-// as migration 0019 does for the bundles it finds: what a database loaded
+// FillSuggestWords adds the words of every live bundle's names to
+// suggest_words, as migration 0020 does for the bundles it finds: what a database loaded
 // by CopyBenchRows, which bypasses the writers, needs.
-func FillSuggestNames(ctx context.Context, s *Store) error {
-	_, err := s.write.Exec(ctx, `SELECT okf_fill_suggest_names()`)
+func FillSuggestWords(ctx context.Context, s *Store) error {
+	_, err := s.write.Exec(ctx, `SELECT okf_fill_suggest_words()`)
 	return err
 }
 

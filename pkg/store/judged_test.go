@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -353,11 +354,10 @@ func suggestHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 		if err != nil {
 			t.Fatalf("suggest %q: %v", ty.q, err)
 		}
-		for _, g := range got {
-			if strings.EqualFold(g, ty.want) {
-				hits++
-				break
-			}
+		if slices.ContainsFunc(got, func(g string) bool { return strings.EqualFold(g, ty.want) }) {
+			hits++
+		} else {
+			t.Logf("suggest %q = %q, not %q", ty.q, got, ty.want)
 		}
 	}
 	return float64(hits) / float64(max(len(typos), 1))

@@ -3,8 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -15,76 +15,85 @@ import (
 const MaxSuggestions = 3
 
 // Bounds of Suggest. A query longer than maxSuggestRunes is a phrase, not a
-// mistyped name, and shorter than minSuggestRunes shares too few trigrams
-// with anything to tell a typo from chance; neither is looked up.
-// suggestThreshold is the trigram similarity a candidate needs (pg_trgm's
-// default, 0.3, lets in names that share one word with q; 0.4 still finds one
-// letter changed in a six-letter word, "okfarg" for "okforg").
-//
-// The cost of a lookup is the rows its GIN probe must recheck, and a q made
-// of common short words ("th is") qualifies thousands: they are rows of
-// suggest_names, a few tens of bytes each, which stay in memory. The most
-// similar suggestCandidates are compared by edit distance, and the whole
-// lookup stops after suggestTimeout: a suggestion is a nicety, and a lookup
-// that would take longer returns ErrSearchTimeout, which the API answers
+// mistyped name, and shorter than minSuggestRunes has no word long enough
+// to correct; neither is looked up. A word of q is compared by trigram
+// similarity with the suggestCandidates words of suggest_words most similar
+// to it above suggestThreshold (a word of five letters with one letter
+// changed, added or dropped shares about half its trigrams; swaps and
+// deletions, which share fewer, are looked up exactly), then by edit
+// distance. The whole lookup
+// stops after suggestTimeout: a suggestion is a nicety, and a lookup that
+// would take longer returns ErrSearchTimeout, which the API answers
 // without one.
 const (
 	minSuggestRunes   = 3
 	maxSuggestRunes   = 64
 	suggestThreshold  = 0.4
-	suggestCandidates = 20
+	suggestCandidates = 16
 	suggestTimeout    = 500 * time.Millisecond
+	// The bundles read for the candidates: a candidate that is the name
+	// of many bundles needs only one of them.
+	maxNamedBundles = 256
 )
 
-// suggestSQL reads the $2 keys of suggest_names (0019_suggest.sql) most
-// similar to $1's under the threshold the transaction sets, with their names
-// and $1's key, none equal to $1's and each still held by a live bundle
-// (one probe of bundles_live_exact each).
-const suggestSQL = `
-SELECT n.key, n.name, okf_name_key($1)
-FROM (
-    SELECT key, name, similarity(key, okf_name_key($1)) AS sim FROM suggest_names
-    WHERE key % okf_name_key($1)
-    ORDER BY sim DESC, key
-    LIMIT $2
-) AS n
-WHERE n.key <> okf_name_key($1) AND EXISTS (SELECT 1 FROM bundles AS b
-    WHERE b.visibility = 'live' AND okf_exact_keys(b.name, b.repo, b.id) @> ARRAY[n.key])
-ORDER BY n.sim DESC, n.key`
+// similarWordsSQL reads, for each word of $1 (an empty one is skipped), the
+// $3 most similar words of suggest_words under the threshold the
+// transaction sets, and which words of $2 exist, with 0 as their place.
+const similarWordsSQL = `
+SELECT q.i, s.word FROM unnest($1::text[]) WITH ORDINALITY AS q(w, i)
+CROSS JOIN LATERAL (
+    SELECT word FROM suggest_words WHERE q.w <> '' AND word % q.w
+    ORDER BY similarity(word, q.w) DESC, word LIMIT $3
+) AS s
+UNION ALL
+SELECT 0, word FROM suggest_words WHERE word = ANY($2::text[])`
 
-// addSuggestNamesSQL adds the names $1 (and repository names) of bundles
-// a write left live to suggest_names, in key order (so that concurrent
-// writers adding the same new names wait for each other, never in a cycle).
-const addSuggestNamesSQL = `
-INSERT INTO suggest_names (key, name)
-SELECT DISTINCT ON (key) key, name FROM (
-    SELECT okf_name_key(name) AS key, name FROM unnest($1::text[]) AS name
-) AS names
-WHERE key <> '' AND length(key) <= 64
-ORDER BY key, name
-ON CONFLICT (key) DO NOTHING`
+// namedCandidatesSQL reads which candidates $1 are, as their key, the name,
+// repository name or owner/repo of a live bundle, with that name as the
+// bundle spells it: one probe of bundles_live_exact for all of them, at
+// most $2 bundles.
+const namedCandidatesSQL = `
+WITH c AS MATERIALIZED (
+    SELECT i, okf_name_key(q) AS key FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)
+), found AS (
+    SELECT b.name, b.repo, okf_exact_keys(b.name, b.repo, b.id) AS keys FROM bundles AS b
+    WHERE b.visibility = 'live' AND okf_exact_keys(b.name, b.repo, b.id) && (SELECT array_agg(key) FROM c)
+    LIMIT $2
+)
+SELECT c.i, CASE c.key
+        WHEN okf_name_key(f.name) THEN f.name
+        WHEN okf_name_key(split_part(f.repo, '/', 2)) THEN split_part(f.repo, '/', 2)
+        WHEN okf_name_key(f.repo) THEN f.repo
+    END AS name
+FROM c JOIN found AS f ON f.keys @> ARRAY[c.key]
+ORDER BY c.i`
+
+// addSuggestWordsSQL adds the words $1 (sorted, distinct) of the names of
+// bundles a write left live to suggest_words.
+const addSuggestWordsSQL = `
+INSERT INTO suggest_words (word) SELECT unnest($1::text[])
+ON CONFLICT (word) DO NOTHING`
 
 // Suggest returns up to MaxSuggestions names or repository names of live
-// bundles within a small edit distance of q (trigram similarity), closest
-// first, none equal to q: what "did you mean" offers when a search with q
-// finds few bundles.
+// bundles within a small edit distance of q, closest first, none equal to
+// q: what "did you mean" offers when a search with q finds few bundles.
 //
-// Names are compared as okf_name_key (case and separators do not count),
-// the form the exact tier of relevance matches, so a search for a
-// suggestion finds its bundle first. Candidates come from pg_trgm's GIN
-// indexes at suggestThreshold, bounded as the constants above say; among
-// them a suggestion is at most maxEdits(q) edits from q, closest first, then
-// most similar. Hidden and low bundles are never offered. A q outside
-// minSuggestRunes..maxSuggestRunes gets none.
+// Each word of q (as okf_name_key cuts it) is corrected against the words
+// of live names (suggest_words): a long word through the trigram index, a
+// short one by every string one edit away, and a word that is two words
+// glued ("okforg") by cutting it. Candidates correct one or two words,
+// within maxEdits of q in all, and a candidate is offered only when it is,
+// as okf_name_key, the name or repository name of a live bundle, the form
+// the exact tier of relevance matches, so a search for a suggestion finds
+// its bundle first. Hidden and low bundles are never offered. A q outside
+// minSuggestRunes..maxSuggestRunes, or of more than maxSuggestWords words,
+// gets none.
 func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
-	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes {
+	words := nameWords(q)
+	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes || len(words) > maxSuggestWords {
 		return nil, nil
 	}
-	type candidate struct {
-		key, text string
-		edits     int
-	}
-	var found []candidate
+	var out []string
 	err := pgx.BeginTxFunc(ctx, s.read, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		// The threshold holds for this transaction only: the read pool's
 		// other statements never see it.
@@ -94,17 +103,33 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 			set_config('statement_timeout', $2, true)`, threshold, timeout); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, suggestSQL, q, suggestCandidates)
+		fixes, err := correctWords(ctx, tx, words)
 		if err != nil {
 			return err
 		}
-		var key, text, qKey string
+		cands := candidates(q, words, fixes, maxEdits(strings.ToLower(q)))
+		if len(cands) == 0 {
+			return nil
+		}
+		texts := make([]string, len(cands))
+		for i, c := range cands {
+			texts[i] = c.text
+		}
+		rows, err := tx.Query(ctx, namedCandidatesSQL, texts, maxNamedBundles)
+		if err != nil {
+			return err
+		}
+		var i int
+		var name *string
 		seen := map[string]bool{}
-		_, err = pgx.ForEachRow(rows, []any{&key, &text, &qKey}, func() error {
-			limit := maxEdits(qKey)
-			if e := editDistance(key, qKey, limit); e <= limit && !seen[key] {
-				seen[key] = true // "Acme Widgets" and "acme-widgets": one suggestion
-				found = append(found, candidate{key, text, e})
+		_, err = pgx.ForEachRow(rows, []any{&i, &name}, func() error {
+			if name == nil { // the bundle's id, not a name
+				return nil
+			}
+			key := strings.ToLower(*name)
+			if !seen[key] && len(out) < MaxSuggestions { // "Acme Widgets" and "acme-widgets": one
+				seen[key] = true
+				out = append(out, *name)
 			}
 			return nil
 		})
@@ -116,48 +141,59 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: suggest: %w", err)
 	}
-	// Stable: equal distances keep the query's order, most similar first.
-	slices.SortStableFunc(found, func(a, b candidate) int { return a.edits - b.edits })
-	var out []string
-	for _, c := range found[:min(len(found), MaxSuggestions)] {
-		out = append(out, c.text)
-	}
 	return out, nil
 }
 
-// maxEdits is the edit distance a suggestion may be from key: one for a
-// short word, one more every five characters, at most three.
-func maxEdits(key string) int {
-	return min(3, 1+utf8.RuneCountInString(key)/5)
-}
-
-// editDistance is the Levenshtein distance between a and b in runes, or
-// limit+1 once it must exceed limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
+// correctWords reads from suggest_words what correcting each of words
+// needs (see wordCorrections) and returns their corrections, in words'
+// order.
+func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correction, error) {
+	bySimilarity := make([]string, len(words))
+	var exact []string
+	for i, w := range words {
+		n := utf8.RuneCountInString(w.text)
+		if n < minSuggestWordRunes {
+			continue
+		}
+		if n > shortWordRunes {
+			bySimilarity[i] = w.text
+		}
+		exact = append(exact, exactVariants(w.text)...)
+		for _, cut := range cutsInTwo(w.text) {
+			exact = append(exact, cut[0], cut[1])
+			if n <= maxGluedTypoRunes {
+				for _, half := range cut {
+					if n := utf8.RuneCountInString(half); n >= minSuggestWordRunes && n <= shortWordRunes {
+						exact = append(exact, oneEditAway(half)...)
+					}
+				}
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
 		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
 	}
-	return min(prev[len(rb)], limit+1)
+	rows, err := tx.Query(ctx, similarWordsSQL, bySimilarity, exact, suggestCandidates)
+	if err != nil {
+		return nil, err
+	}
+	similar := make([][]string, len(words))
+	known := map[string]bool{}
+	var i int
+	var word string
+	_, err = pgx.ForEachRow(rows, []any{&i, &word}, func() error {
+		if i == 0 {
+			known[word] = true
+		} else {
+			similar[i-1] = append(similar[i-1], word)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	fixes := make([][]correction, len(words))
+	for i, w := range words {
+		if utf8.RuneCountInString(w.text) >= minSuggestWordRunes {
+			fixes[i] = wordCorrections(w.text, known, similar[i])
+		}
+	}
+	return fixes, nil
 }

@@ -89,7 +89,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 			if err := readVisibility(ctx, tx, written, vis); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, addSuggestNamesSQL, liveNames(write, vis)); err != nil {
+			if _, err := tx.Exec(ctx, addSuggestWordsSQL, dictionaryWords(liveNames(write, vis))); err != nil {
 				return err
 			}
 		}
@@ -137,8 +137,8 @@ func readStored(ctx context.Context, tx pgx.Tx, ids []string) (map[string]*store
 }
 
 // liveNames are the names and repository names (as the code host spells
-// them, without the owner) of the written rows that are live: what
-// suggest_names offers.
+// them, without the owner) of the written rows that are live: whose words
+// suggest_words keeps.
 func liveNames(write []bundleRow, vis map[string]wire.Visibility) []string {
 	var names []string
 	for _, r := range write {
