@@ -173,10 +173,13 @@ const (
 
 // The partial tier's bounds: it fills the list up to partialEnd places
 // (a page ending later reads the full matches alone), from at most
-// partialWalk newest matches of any term besides the window's sources.
+// partialWalk newest matches of any term and, for a q of three terms or
+// more, partialAllButOne newest matches of all terms but one for each
+// term, besides the window's sources.
 const (
-	partialEnd  = 3 * rankWindow
-	partialWalk = 64
+	partialEnd       = 3 * rankWindow
+	partialWalk      = 64
+	partialAllButOne = 32
 )
 
 // sortOrders are the ORDER BY clauses of the sorts, each matching its index.
@@ -596,8 +599,11 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // matches, is not read for the count). Its
 // candidates come from the same kinds of source as the window, each
 // bounded: the newest name and tagline matches of any term, the matches
-// among the starWalk most starred bundles, and the partialWalk newest
-// matches anywhere; they are ordered by how many of q's terms they hold,
+// among the starWalk most starred bundles, the partialWalk newest
+// matches anywhere, and, for a q of three terms or more, the
+// partialAllButOne newest holding all of them but one, for each (what a
+// question or a word too many is best answered by, and what the newest
+// matches of any term miss among a million bundles); they are ordered by how many of q's terms they hold,
 // then by the window's score.
 func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string) string {
 	// A q that names a bundle (the exact tier found one: a name, a pasted
@@ -614,6 +620,13 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
 	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
 	win := strconv.Itoa(rankWindow)
+	allButOne := ``
+	for i, q := range tq.allButOne {
+		allButOne += `
+		UNION
+		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + q + ` AND ` + needed + `
+			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialAllButOne) + `) AS pk` + strconv.Itoa(i)
+	}
 	return `
 	UNION ALL
 	SELECT y.id, ` + strconv.Itoa(partialTier) + `, ` + score + `, y.indexed_at FROM (
@@ -623,7 +636,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
 		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + tq.some + ` AND ` + needed + `
-			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa
+			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa` + allButOne + `
 	) AS c JOIN bundles AS y USING (id)
 	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`
 }

@@ -34,6 +34,11 @@ type textQuery struct {
 	// termsTyped the same with the typed word also a prefix: relevance
 	// counts how many of them a partial match holds.
 	terms, termsTyped []string
+	// allButOne holds, for a q of three terms or more, each term left out
+	// in turn: the conjunction of the others (and none of the excluded).
+	// The partial tier looks these up first: a question or a q with a word
+	// too many is best answered by the bundles holding all its other words.
+	allButOne []string
 	// excluded is the conjunction of the excluded terms' negations ("" when
 	// q excludes nothing), which a head match must also pass on the whole
 	// vector.
@@ -77,6 +82,11 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 		return `((` + strings.Join(terms, op) + `)` + and + `)`
 	}
 	tq.all, tq.some = join(tq.terms, ` && `), join(tq.terms, ` || `)
+	if len(tq.terms) >= 3 {
+		for i := range tq.terms {
+			tq.allButOne = append(tq.allButOne, join(slices.Delete(slices.Clone(tq.terms), i, i+1), ` && `))
+		}
+	}
 	tq.allTyped, tq.someTyped = tq.all, tq.some
 	if !slices.Equal(tq.terms, tq.termsTyped) {
 		tq.allTyped, tq.someTyped = join(tq.termsTyped, ` && `), join(tq.termsTyped, ` || `)
