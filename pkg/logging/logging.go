@@ -1,5 +1,6 @@
 // Package logging gives both services their structured JSON log with the
-// request id on every line logged while a request is served. The HTTP layer
+// request id on every line logged while a request is served, and no secret
+// on any line (Redact). The HTTP layer
 // puts the id in the request's context (WithRequestID); the handler that
 // New wraps around slog's JSON handler copies it onto any record logged with
 // that context (log.InfoContext(ctx, ...)), so handlers, stores and
@@ -52,18 +53,24 @@ func Wrap(h slog.Handler) slog.Handler {
 type contextHandler struct{ slog.Handler }
 
 // Handle adds request_id unless the record already has one (the request
-// log line sets it itself, so that it has it under any logger).
+// log line sets it itself, so that it has it under any logger), and
+// redacts secrets (Redact) from the message and every attribute.
 func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
+	r = redactRecord(r)
 	if id := RequestID(ctx); id != "" && !hasAttr(r, RequestIDKey) {
-		r = r.Clone()
 		r.AddAttrs(slog.String(RequestIDKey, id))
 	}
 	return h.Handler.Handle(ctx, r)
 }
 
-// WithAttrs keeps the wrapper on derived loggers (log.With).
+// WithAttrs keeps the wrapper on derived loggers (log.With), their
+// attributes redacted.
 func (h contextHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return contextHandler{h.Handler.WithAttrs(attrs)}
+	out := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		out[i] = redactAttr(a)
+	}
+	return contextHandler{h.Handler.WithAttrs(out)}
 }
 
 // WithGroup keeps the wrapper on derived loggers (log.WithGroup).
