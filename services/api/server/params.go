@@ -238,8 +238,12 @@ func wholeNumber(s string, max int) (n int, valid bool) {
 
 // canonicalQuery encodes a search in one fixed form: parameters in the
 // contract's order, filters only when set, sort only when not recent, limit
-// and offset always, cursor last when there is one; commas and slashes are left unescaped. Two equal
-// searches encode equally, so next links are stable.
+// and offset always, cursor last when there is one; commas and slashes are
+// left unescaped. Two equal searches encode equally, so next links are
+// stable; and it is the page cache's key (searchcache.go), so every field of
+// store.SearchParams must be written here and read back by parseSearch, or
+// two different searches would share a cached answer
+// (TestCanonicalQueryKeepsEveryParameter fails until they are).
 func canonicalQuery(p store.SearchParams) string {
 	var b strings.Builder
 	add := func(k, v string) {
