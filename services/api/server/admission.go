@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // maxReadsInFlight bounds the requests of ReadsIndex routes served at once.
@@ -33,7 +34,7 @@ func (a *admission) admit() (release func(), err error) {
 	case a.slots <- struct{}{}:
 		return func() { <-a.slots }, nil
 	default:
-		return nil, overloaded() // handleError adds Retry-After
+		return nil, overloaded()
 	}
 }
 
@@ -58,4 +59,11 @@ func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// overloaded is the 503 of a read refused because maxReadsInFlight reads
+// are being served; the error handler adds Retry-After, as to every 503.
+func overloaded() error {
+	return apierror.New(apierror.Unavailable,
+		"The index is answering as many reads as it can at once; retry after Retry-After seconds.")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // idShape is the shape of every bundle id (source.MaxIDLen characters at most).
@@ -115,7 +116,7 @@ func (s *Server) getBundle(c echo.Context) error {
 // a 404 without a database read.
 func (s *Server) bundle(ctx context.Context, id string) (wire.Card, error) {
 	if !idShape.MatchString(id) {
-		return wire.Card{}, notFound("No public bundle has that id.")
+		return wire.Card{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
 	b, err := s.store.GetBundle(ctx, id)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // GET /api/changes: the change feed (an extension; store/changes.go says how
@@ -51,14 +52,14 @@ func parseChanges(rawQuery string) (changesQuery, error) {
 	q := changesQuery{limit: changesDefaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
 	r := queryReader{vals: vals}
 	if since, ok := r.scalar("since", false); ok {
 		if r.maxLen("since", since, maxSinceLen) {
 			c, ok := decodeChangeCursor(since)
 			if !ok {
-				r.fail(invalidParameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
+				r.fail(apierror.Parameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
 			}
 			q.after = c
 		}
@@ -66,7 +67,7 @@ func parseChanges(rawQuery string) (changesQuery, error) {
 	if limit, ok := r.scalar("limit", false); ok {
 		n, valid := wholeNumber(limit, changesMaxLimit)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
 		}
 		q.limit = n
 	}
@@ -119,10 +120,10 @@ func (s *Server) changes(ctx context.Context, q changesQuery) (wire.ChangePage, 
 	got, err := s.store.Changes(ctx, q.after, q.limit)
 	switch {
 	case errors.Is(err, store.ErrCursorAhead):
-		return wire.ChangePage{}, time.Time{}, invalidParameter("since",
-			"since names a position past the newest change; copy it from the next of a page of this feed.")
+		return wire.ChangePage{}, time.Time{}, apierror.Parameter("since", "since names a position past the newest change; copy it from the next of a page of this feed.")
 	case errors.Is(err, store.ErrCursorExpired):
-		return wire.ChangePage{}, time.Time{}, cursorExpired()
+		return wire.ChangePage{}, time.Time{}, apierror.New(apierror.CursorExpired,
+			"since is older than the changes this service keeps; start again without since and rebuild the set from the beginning.").At("since")
 	case err != nil:
 		return wire.ChangePage{}, time.Time{}, err
 	}

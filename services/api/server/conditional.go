@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Conditional requests (RFC 9110 section 13), one mechanism for every
@@ -105,7 +106,7 @@ func writeValidated(c echo.Context, contentType string, body []byte, v validator
 
 // writeJSONConditional is writeConditional for a JSON value.
 func writeJSONConditional(c echo.Context, v any, lastModified time.Time, cache string) error {
-	b, err := marshal(v)
+	b, err := respond.Marshal(v)
 	if err != nil {
 		return err
 	}

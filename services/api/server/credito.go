@@ -13,18 +13,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Prepaid credit of the full variant (contract 2.8, 4.6, 5): bought with
 // an x402 payment, held by a bearer token cred_<secret> of which only the
 // SHA-256 is stored, spent by the paid routes of every product of the
 // house. Money is integer micro-dollars.
-
-// Error names of credit.
-const (
-	errInvalidPackage = "invalid_package"
-	errInvalidCredit  = "invalid_credit"
-)
 
 // creditPrefix starts every credit token; 32 random bytes follow,
 // base64url without padding (43 characters).
@@ -93,7 +89,7 @@ func presentedCredit(c echo.Context) (token string, ok bool) {
 }
 
 func invalidCredit(message string) error {
-	return &apiError{http.StatusUnauthorized, ErrorBody{Error: errInvalidCredit, Message: message}}
+	return apierror.New(apierror.InvalidCredit, message)
 }
 
 // postCredito answers POST /api/credito?usd=1|5|10|25 [full only].
@@ -109,8 +105,7 @@ func (s *Server) postCredito(c echo.Context) error {
 		}
 	}
 	if !valid {
-		return &apiError{http.StatusBadRequest, ErrorBody{Error: errInvalidPackage, Field: "usd",
-			Message: "usd must be one of the credit packages 1, 5, 10 or 25."}}
+		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25.").At("usd")
 	}
 	micros := usdN * 1_000_000
 	req := s.requirement("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+usd(micros)+" USD")
@@ -119,7 +114,7 @@ func (s *Server) postCredito(c echo.Context) error {
 		return err
 	}
 	if !present {
-		return s.needPayment(req, errPaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
+		return s.needPayment(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
 	}
 	token := newCreditToken()
 	if err := s.store.BuyCredit(c.Request().Context(), paid.id, paid.transaction, creditHash(token)); err != nil {
@@ -127,7 +122,7 @@ func (s *Server) postCredito(c echo.Context) error {
 	}
 	settlementHeader(c, paid)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusOK, CreditPurchase{
+	return respond.JSON(c, http.StatusOK, CreditPurchase{
 		Token:    token,
 		SaldoUSD: usd(micros),
 		Guarde:   "Keep this token now: it is shown once and cannot be recovered; whoever holds it spends the credit.",
@@ -164,5 +159,5 @@ func (s *Server) getCredito(c echo.Context) error {
 			Produto: m.Product, Recurso: m.Resource, Em: m.At.UTC().Format(time.RFC3339)})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }

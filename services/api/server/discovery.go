@@ -7,6 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/api"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // The discovery documents of contract 4.3: how agents find and use the
@@ -46,19 +48,19 @@ type discoveryDocs struct {
 func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 	d := &discoveryDocs{okf: map[string]string{}, modified: s.now().UTC().Truncate(time.Second)}
 	var err error
-	if d.agentCard, err = marshal(s.agentCard()); err != nil {
+	if d.agentCard, err = respond.Marshal(s.agentCard()); err != nil {
 		return nil, err
 	}
-	if d.apiCatalog, err = marshal(s.apiCatalog()); err != nil {
+	if d.apiCatalog, err = respond.Marshal(s.apiCatalog()); err != nil {
 		return nil, err
 	}
-	if d.apisJSON, err = marshal(s.apisJSON()); err != nil {
+	if d.apisJSON, err = respond.Marshal(s.apisJSON()); err != nil {
 		return nil, err
 	}
-	if d.x402, err = marshal(s.x402Manifest()); err != nil {
+	if d.x402, err = respond.Marshal(s.x402Manifest()); err != nil {
 		return nil, err
 	}
-	if d.serverCard, err = marshal(s.serverCard(s.mcpListed)); err != nil {
+	if d.serverCard, err = respond.Marshal(s.serverCard(s.mcpListed)); err != nil {
 		return nil, err
 	}
 	d.llms = api.Expand(api.LLMs, s.baseURL)
@@ -130,7 +132,7 @@ func (s *Server) getLLMsFull(c echo.Context) error {
 func (s *Server) getOKF(c echo.Context) error {
 	text, ok := s.docs.okf[c.Param("arquivo")]
 	if !ok {
-		return notFound("The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
+		return apierror.New(apierror.NotFound, "The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
 	}
 	return s.writeDocument(c, mimeMarkdown, []byte(text))
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/okfindex/okf-index/api"
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 var variants = []string{config.VariantBase, config.VariantFull}
@@ -210,16 +212,16 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	for _, path := range []string{"/api/nope", "/api", "/api/bundles/x/y", "/index.html", "/api/okf/stats", "/api/pricing", "/api/billing"} {
-		a.getError(path, 404, errNotFound)
+		a.getError(path, 404, apierror.NotFound)
 	}
 	for _, c := range []struct{ method, path string }{
 		{"POST", "/api/bundles"}, {"DELETE", "/api/bundles/abc"}, {"PUT", "/api/health"}, {"POST", "/api/"},
 		{"PATCH", "/openapi.json"}, {"POST", "/api/stats"},
 	} {
 		resp, body := a.do(c.method, c.path, nil)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
-		if resp.StatusCode != 405 || e.Error != errMethodNotAllowed || !strings.Contains(resp.Header.Get("Allow"), "GET") {
+		if resp.StatusCode != 405 || e.Error != apierror.MethodNotAllowed || !strings.Contains(resp.Header.Get("Allow"), "GET") {
 			t.Errorf("%s %s: %d %s allow %q", c.method, c.path, resp.StatusCode, body, resp.Header.Get("Allow"))
 		}
 	}

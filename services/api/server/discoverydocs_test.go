@@ -16,6 +16,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // getDoc fetches a document, checks status 200 and its content type, and
@@ -162,7 +163,7 @@ func TestWellKnownUnknownNames(t *testing.T) {
 	a := newAPI(t, config.VariantBase)
 	for _, p := range []string{"/.well-known/openid-configuration", "/.well-known/security", "/.well-known/", "/.well-known/x402/",
 		"/.well-known/API-CATALOG", "/.well-known/apis.json.bak", "/okf/readme.md", "/okf/INDEX.md", "/okf/", "/okf/index", "/okf/%2e%2e%2fopenapi.json"} {
-		e := a.getError(p, 404, errNotFound)
+		e := a.getError(p, 404, apierror.NotFound)
 		if e.Message == "" {
 			t.Errorf("%s: empty message", p)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // Fuzz targets of the API's decoders: each input either decodes or is
@@ -25,8 +27,8 @@ func FuzzParsePing(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sub, err := parsePing(body)
 		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status < 400 || ae.status >= 500 || ae.body.Error == "" || ae.body.Message == "" {
+			var ae *apierror.Error
+			if !errors.As(err, &ae) || ae.Status < 400 || ae.Status >= 500 || ae.Body.Error == "" || ae.Body.Message == "" {
 				t.Fatalf("parsePing(%q) = %v, want a 4xx error answer", body, err)
 			}
 			return
@@ -54,8 +56,8 @@ func FuzzParseSearch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string, full bool) {
 		p, err := parseSearch(raw, full)
 		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.body.Error == "" {
+			var ae *apierror.Error
+			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Body.Error == "" {
 				t.Fatalf("parseSearch(%q) = %v, want a 400 answer", raw, err)
 			}
 			return
@@ -128,14 +130,14 @@ func FuzzToolArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		args, err := check.args(raw)
 		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status != http.StatusBadRequest {
+			var ae *apierror.Error
+			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest {
 				t.Fatalf("args(%q) = %v, want a 400 answer", raw, err)
 			}
 			return
 		}
 		if _, err := queryOf(args); err != nil {
-			var ae *apiError
+			var ae *apierror.Error
 			if !errors.As(err, &ae) {
 				t.Fatalf("queryOf(%v) = %v", args, err)
 			}

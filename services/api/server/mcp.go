@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // The MCP server at /mcp (contract 4.3) speaks streamable HTTP through the
@@ -98,7 +100,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 		}, call: func(ctx context.Context, args map[string]any) (any, error) {
 			id, ok := args["id"].(string)
 			if !ok { // a path parameter: the route always has one
-				return nil, invalidParameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
+				return nil, apierror.Parameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
 			}
 			return toolAnswer(s.cardEncoded(ctx, id))
 		}},
@@ -247,16 +249,16 @@ func (s *Server) serveMCP(c echo.Context) error {
 func (s *Server) toolResult(ctx context.Context, log *slog.Logger, name string, out any, err error) *mcp.CallToolResult {
 	if err == nil {
 		var b []byte
-		if b, err = marshal(out); err == nil {
+		if b, err = respond.Marshal(out); err == nil {
 			raw := json.RawMessage(b[:len(b)-1]) // marshal ends with a newline
 			return &mcp.CallToolResult{StructuredContent: raw, Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}
 		}
 	}
-	_, body, internal := errorResponse(err)
+	_, body, internal := apierror.Response(err)
 	if internal {
-		log.LogAttrs(ctx, slog.LevelError, "mcp tool failed", append([]slog.Attr{slog.String("tool", name)}, errorLogAttrs(err)...)...)
+		log.LogAttrs(ctx, slog.LevelError, "mcp tool failed", append([]slog.Attr{slog.String("tool", name)}, apierror.LogAttrs(err)...)...)
 	}
-	b, _ := marshal(body)
+	b, _ := respond.Marshal(body)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b[:len(b)-1])}}}
 }
 
@@ -274,7 +276,7 @@ func queryOf(args map[string]any) (string, error) {
 		case json.Number:
 			q.Set(k, v.String())
 		default:
-			return "", invalidParameter(k, "%s must be a string or a whole number.", k)
+			return "", apierror.Parameter(k, "%s must be a string or a whole number.", k)
 		}
 	}
 	return q.Encode(), nil

@@ -11,6 +11,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /api/metrics (contract 4.4 and 5): the public usage numbers, and for
@@ -141,7 +143,7 @@ func (s *Server) getMetrics(c echo.Context) error {
 		}
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return writeJSON(c, http.StatusOK, m)
+	return respond.JSON(c, http.StatusOK, m)
 }
 
 // operator checks an Authorization header: false for none; true for the
@@ -154,9 +156,10 @@ func (s *Server) operator(authorization string) (bool, error) {
 	bearer, _ := ops.BearerToken(authorization) // another scheme presents no token
 	switch err := ops.CheckToken(s.cfg.MetricsToken, bearer); {
 	case errors.Is(err, ops.ErrTokenNotConfigured):
-		return false, tokenNotConfigured()
+		return false, apierror.New(apierror.TokenNotConfigured,
+			"This service has no operator token configured; send no Authorization header for the public numbers.")
 	case err != nil:
-		return false, invalidToken("The token is not the operator token.")
+		return false, apierror.New(apierror.InvalidToken, "The token is not the operator token.")
 	}
 	return true, nil
 }

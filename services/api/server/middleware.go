@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // requestTimeout bounds the database work of one request; past it the
@@ -109,9 +110,9 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 			}
 			level := slog.LevelInfo
 			if v.Error != nil {
-				if _, _, internal := errorResponse(v.Error); internal {
+				if _, _, internal := apierror.Response(v.Error); internal {
 					level = slog.LevelError
-					attrs = append(attrs, errorLogAttrs(v.Error)...)
+					attrs = append(attrs, apierror.LogAttrs(v.Error)...)
 				}
 			}
 			log.LogAttrs(c.Request().Context(), level, "request", attrs...)

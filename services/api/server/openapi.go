@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/api"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // variantKey marks, in api/openapi.json, an operation or a parameter that
@@ -39,7 +40,7 @@ func publishedOpenAPI(baseURL string, full bool) ([]byte, error) {
 		}
 		pruneComponents(doc)
 	}
-	return marshal(doc)
+	return respond.Marshal(doc)
 }
 
 // pruneComponents drops the components no path reaches, directly or through

@@ -12,6 +12,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // send sends one request with a body through the contract-checking client.
@@ -109,16 +111,16 @@ func TestMetricsToken(t *testing.T) {
 		payments      bool
 	}{
 		{none, "", 200, "", false},
-		{none, "Bearer op-token-0123456789", 503, errTokenNotConfigured, false},
-		{none, "Bearer ", 503, errTokenNotConfigured, false},
+		{none, "Bearer op-token-0123456789", 503, apierror.TokenNotConfigured, false},
+		{none, "Bearer ", 503, apierror.TokenNotConfigured, false},
 		{withToken, "", 200, "", false},
 		{withToken, "Bearer op-token-0123456789", 200, "", true},
 		{withToken, "bearer op-token-0123456789", 200, "", true},
-		{withToken, "Bearer op-token-012345678", 401, errInvalidToken, false},
-		{withToken, "Bearer op-token-0123456789x", 401, errInvalidToken, false},
-		{withToken, "Bearer", 401, errInvalidToken, false},
-		{withToken, "Basic op-token-0123456789", 401, errInvalidToken, false},
-		{withToken, "op-token-0123456789", 401, errInvalidToken, false},
+		{withToken, "Bearer op-token-012345678", 401, apierror.InvalidToken, false},
+		{withToken, "Bearer op-token-0123456789x", 401, apierror.InvalidToken, false},
+		{withToken, "Bearer", 401, apierror.InvalidToken, false},
+		{withToken, "Basic op-token-0123456789", 401, apierror.InvalidToken, false},
+		{withToken, "op-token-0123456789", 401, apierror.InvalidToken, false},
 	}
 	for _, c := range cases {
 		resp, body := c.api.do(http.MethodGet, "/api/metrics", http.Header{"Authorization": {c.authorization}})
@@ -127,7 +129,7 @@ func TestMetricsToken(t *testing.T) {
 			continue
 		}
 		if c.errName != "" {
-			var e ErrorBody
+			var e wire.ErrorBody
 			if json.Unmarshal(body, &e); e.Error != c.errName || e.Message == "" {
 				t.Errorf("%q: error %s, want %s", c.authorization, body, c.errName)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // Limits of GET /api/bundles (contract 4.1 and 8; the ones the contract
@@ -61,7 +62,7 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p := store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return p, invalidParameter("", "The query string is not valid URL encoding.")
+		return p, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
 	r := queryReader{vals: vals, full: full}
 
@@ -77,12 +78,12 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 		case wire.OriginDomain:
 			p.Origin = wire.OriginDomain
 		default:
-			r.fail(invalidParameter("origin", "origin must be code_host, domain or github."))
+			r.fail(apierror.Parameter("origin", "origin must be code_host, domain or github."))
 		}
 	}
 	if repo, ok := r.scalar("repo", false); ok {
 		if !repoShape.MatchString(repo) {
-			r.fail(invalidParameter("repo", "repo must be one repository written owner/repo."))
+			r.fail(apierror.Parameter("repo", "repo must be one repository written owner/repo."))
 		}
 		p.Repo = strings.ToLower(repo)
 	}
@@ -96,7 +97,7 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p.ConceptBands = r.list("concepts", true, 0)
 	for _, band := range p.ConceptBands {
 		if !slices.Contains(store.ConceptBands, band) {
-			r.fail(invalidParameter("concepts", "concepts takes the bands 0, 1-5, 6-20, 21-100 and 101+; %q is not one.", band))
+			r.fail(apierror.Parameter("concepts", "concepts takes the bands 0, 1-5, 6-20, 21-100 and 101+; %q is not one.", band))
 		}
 	}
 	p.Types = r.list("type", true, maxValueLen)
@@ -106,7 +107,7 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 		case wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance:
 			p.Sort = sort
 		default:
-			r.fail(invalidParameter("sort", "sort must be recent, updated, name, stars or relevance."))
+			r.fail(apierror.Parameter("sort", "sort must be recent, updated, name, stars or relevance."))
 		}
 	}
 	if p.Sort == wire.SortRelevance && p.Q == "" {
@@ -115,20 +116,20 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	if limit, ok := r.scalar("limit", false); ok {
 		n, valid := wholeNumber(limit, maxLimit)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
 		}
 		p.Limit = n
 	}
 	if offset, ok := r.scalar("offset", false); ok {
 		n, valid := wholeNumber(offset, resultCap)
 		if !valid {
-			r.fail(invalidParameter("offset", "offset must be a whole number of at least 0."))
+			r.fail(apierror.Parameter("offset", "offset must be a whole number of at least 0."))
 		}
 		p.Offset = n
 	}
 	if cursor, ok := r.scalar("cursor", false); ok {
 		if r.maxLen("cursor", cursor, maxCursorLen) && store.CheckCursor(cursor, p.Sort) != nil {
-			r.fail(invalidParameter("cursor", "cursor must be copied from a next link of the same sort."))
+			r.fail(apierror.Parameter("cursor", "cursor must be copied from a next link of the same sort."))
 		}
 		p.After = cursor
 	}
@@ -157,13 +158,13 @@ func (r *queryReader) values(name string, fullOnly bool) []string {
 			continue
 		}
 		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
-			r.fail(invalidParameter(name, "%s must be UTF-8 text without NUL characters.", name))
+			r.fail(apierror.Parameter(name, "%s must be UTF-8 text without NUL characters.", name))
 			return nil
 		}
 		out = append(out, v)
 	}
 	if len(out) > 0 && fullOnly && !r.full {
-		r.fail(unsupportedParameter(name))
+		r.fail(apierror.Unsupported(name))
 		return nil
 	}
 	return out
@@ -179,14 +180,14 @@ func (r *queryReader) scalar(name string, fullOnly bool) (string, bool) {
 	case 1:
 		return vs[0], true
 	}
-	r.fail(invalidParameter(name, "%s is given more than once; give it once.", name))
+	r.fail(apierror.Parameter(name, "%s is given more than once; give it once.", name))
 	return "", false
 }
 
 // maxLen checks a value's length in characters.
 func (r *queryReader) maxLen(name, v string, max int) bool {
 	if utf8.RuneCountInString(v) > max {
-		r.fail(invalidParameter(name, "%s is longer than %d characters.", name, max))
+		r.fail(apierror.Parameter(name, "%s is longer than %d characters.", name, max))
 		return false
 	}
 	return true
@@ -201,18 +202,18 @@ func (r *queryReader) list(name string, fullOnly bool, maxLen int) []string {
 		raw = append(raw, strings.Split(v, ",")...)
 	}
 	if len(raw) > maxListValues {
-		r.fail(invalidParameter(name, "%s takes at most %d comma-separated values.", name, maxListValues))
+		r.fail(apierror.Parameter(name, "%s takes at most %d comma-separated values.", name, maxListValues))
 		return nil
 	}
 	var out []string
 	for _, v := range raw {
 		if maxLen > 0 && utf8.RuneCountInString(v) > maxLen {
-			r.fail(invalidParameter(name, "Each value of %s is at most %d characters.", name, maxLen))
+			r.fail(apierror.Parameter(name, "Each value of %s is at most %d characters.", name, maxLen))
 			return nil
 		}
 		v = strings.TrimSpace(v)
 		if v == "" {
-			r.fail(invalidParameter(name, "%s has a blank value between its commas.", name))
+			r.fail(apierror.Parameter(name, "%s has a blank value between its commas.", name))
 			return nil
 		}
 		if !slices.Contains(out, v) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /api/partners of the full variant (contract 4.6): the partnership
@@ -217,7 +218,7 @@ func (s *Server) getPartners(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return marshal(doc)
+		return respond.Marshal(doc)
 	})
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // partnersEnv is the environment of a full API with an offer file.
@@ -149,7 +150,7 @@ func TestPartnersETag(t *testing.T) {
 func TestPartnersAbsentOnBase(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	a.getError("/api/partners", 404, errNotFound)
+	a.getError("/api/partners", 404, apierror.NotFound)
 	// A base deployment does not read the offer file: a bad one is no error.
 	newAPIWith(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase, "PARTNERS_FILE": "/nonexistent/partners.yaml"})
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // x402 payments of the paid routes (POST /api/contact, POST /api/credito).
@@ -25,47 +25,8 @@ import (
 // loop closes without spending. dev_gate would be a configured test
 // credential; this service has none, so it is false and grants nothing.
 
-// Error names of payments.
-const (
-	errPaymentRequired    = "payment_required"
-	errPaymentInvalid     = "payment_invalid"
-	errPaymentReplayed    = "payment_replayed"
-	errPaymentUnavailable = "payment_unavailable"
-)
-
 // devPayTo is the recipient a dev deployment without X402_PAY_TO offers.
 const devPayTo = "0x0000000000000000000000000000000000000000"
-
-// paymentRequired is the 402 answer: the x402 v1 body (x402Version,
-// error, accepts[]) with the API's message beside it, and the v2
-// PAYMENT-REQUIRED header.
-type paymentRequired struct {
-	X402Version int    `json:"x402Version"`
-	Error       string `json:"error"`
-	Message     string `json:"message"`
-	Accepts     any    `json:"accepts"`
-}
-
-// payError is an answer of the payment path: a 402 offering req, or a 503.
-type payError struct {
-	status  int
-	name    string
-	message string
-	req     x402.Requirement
-}
-
-func (e *payError) Error() string { return e.name + ": " + e.message }
-
-// writePayError writes e; it is called by handleError.
-func writePayError(c echo.Context, e *payError) error {
-	if e.status != http.StatusPaymentRequired {
-		return writeJSON(c, e.status, ErrorBody{Error: e.name, Message: e.message})
-	}
-	c.Response().Header().Set(x402.HeaderRequiredV2, x402.RequiredHeader(e.req, e.message))
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusPaymentRequired, paymentRequired{X402Version: 1, Error: e.name, Message: e.message,
-		Accepts: x402.NewRequired(e.req, e.message).Accepts})
-}
 
 // requirement is what a paid call at path costs.
 func (s *Server) requirement(path string, micros int64, description string) x402.Requirement {
@@ -81,8 +42,10 @@ func (s *Server) requirement(path string, micros int64, description string) x402
 // its receiving address (dev offers a placeholder and settles nothing).
 func (s *Server) payable() error {
 	if s.cfg.X402Mode == "live" && s.cfg.X402PayTo == "" {
-		return &payError{status: http.StatusServiceUnavailable, name: errPaymentUnavailable,
-			message: "Payments are not configured on this deployment (no receiving address); nothing was charged."}
+		down := apierror.New(apierror.PaymentUnavailable,
+			"Payments are not configured on this deployment (no receiving address); nothing was charged.")
+		down.Fault = true // a live deployment without its address is misconfigured
+		return down
 	}
 	return nil
 }
@@ -93,7 +56,7 @@ func (s *Server) needPayment(req x402.Requirement, name, message string) error {
 	if err := s.payable(); err != nil {
 		return err
 	}
-	return &payError{status: http.StatusPaymentRequired, name: name, message: message, req: req}
+	return apierror.PaymentNeeded(req, name, message)
 }
 
 // settledPayment is an x402 payment claimed (its nonce recorded) and
@@ -118,12 +81,12 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 		return p, true, err
 	}
 	if err != nil {
-		return p, true, s.needPayment(req, errPaymentInvalid, "The payment header cannot be decoded; sign a new payment of the offer below.")
+		return p, true, s.needPayment(req, apierror.PaymentInvalid, "The payment header cannot be decoded; sign a new payment of the offer below.")
 	}
 	if err := x402.Check(pay, req, s.now()); err != nil {
 		var m *x402.Mismatch
 		if errors.As(err, &m) {
-			return p, true, s.needPayment(req, errPaymentInvalid, "The payment does not answer the offer: "+m.Reason+".")
+			return p, true, s.needPayment(req, apierror.PaymentInvalid, "The payment does not answer the offer: "+m.Reason+".")
 		}
 		return p, true, err
 	}
@@ -135,13 +98,13 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 			return p, true, s.facilitatorDown(err)
 		}
 		if !v.IsValid {
-			return p, true, s.needPayment(req, errPaymentInvalid, "The facilitator refused the payment: "+v.InvalidReason+".")
+			return p, true, s.needPayment(req, apierror.PaymentInvalid, "The facilitator refused the payment: "+v.InvalidReason+".")
 		}
 	}
 	id, err := s.store.ClaimPayment(ctx, store.Payment{ReplayKey: pay.Nonce(), Payer: pay.Payer(),
 		AmountMicros: req.AmountMicro, Product: product, Resource: strings.TrimPrefix(req.Resource, s.baseURL)})
 	if errors.Is(err, store.ErrPaymentReplayed) {
-		return p, true, s.needPayment(req, errPaymentReplayed, "This payment was presented before; a payment is accepted once. Sign a new one.")
+		return p, true, s.needPayment(req, apierror.PaymentReplayed, "This payment was presented before; a payment is accepted once. Sign a new one.")
 	}
 	if err != nil {
 		return p, true, err
@@ -161,7 +124,7 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 		if err := s.store.FailPayment(ctx, id); err != nil {
 			return p, true, err
 		}
-		return p, true, s.needPayment(req, errPaymentInvalid, "The payment did not settle: "+st.ErrorReason+". Sign a new one.")
+		return p, true, s.needPayment(req, apierror.PaymentInvalid, "The payment did not settle: "+st.ErrorReason+". Sign a new one.")
 	}
 	p.transaction, p.settlement = st.Transaction, st
 	return p, true, nil
@@ -170,8 +133,9 @@ func (s *Server) collect(c echo.Context, req x402.Requirement, product string) (
 // facilitatorDown is the 503 of a facilitator that did not answer; the
 // cause goes to the request log, not to the client.
 func (s *Server) facilitatorDown(err error) error {
-	return fmt.Errorf("%w (%w)", &payError{status: http.StatusServiceUnavailable, name: errPaymentUnavailable,
-		message: "The payment facilitator cannot be reached; retry later with a new payment."}, err)
+	down := apierror.New(apierror.PaymentUnavailable, "The payment facilitator cannot be reached; retry later with a new payment.")
+	down.Fault = true
+	return fmt.Errorf("%w (%w)", down, err)
 }
 
 // settlementHeader writes the settlement response header of p.

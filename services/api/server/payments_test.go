@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/pkg/x402/x402test"
 )
@@ -341,7 +342,7 @@ func TestContactHumanPath(t *testing.T) {
 		"no tipo":         {`,"orcamento":"ate_100"`, "missing_field", "tipo"},
 	} {
 		resp, body := post(tc.extra)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
 		if resp.StatusCode != 400 || e.Error != tc.err || e.Field != tc.field {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, body)

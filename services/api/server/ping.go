@@ -19,23 +19,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
-)
-
-// Error names of POST /api/ping and GET /api/ping/status (contract section
-// 7 gives the statuses; the names are ours).
-const (
-	errInvalidBody         = "invalid_body"           // 400: not a JSON object, or a field of the wrong type
-	errInvalidHost         = "invalid_host"           // 400: host missing or not a domain name
-	errInvalidKey          = "invalid_key"            // 400: key not 8-128 of [a-zA-Z0-9-]
-	errInvalidURLList      = "invalid_url_list"       // 400: urlList missing, empty or over 100
-	errURLNotHTTPS         = "url_not_https"          // 422: a URL is not an absolute https URL
-	errURLNotMarkdown      = "url_not_markdown"       // 422: a URL does not end in .md
-	errURLOffHost          = "url_off_host"           // 422: a URL lives on another host
-	errKeyLocationNotHTTPS = "key_location_not_https" // 422: keyLocation is not an absolute https URL
-	errKeyLocationOffHost  = "key_location_off_host"  // 422: keyLocation lives on another host
-	errDailyCapReached     = "daily_cap_reached"      // 429: 200 URLs of the host already accepted today
-	errBodyTooLarge        = "body_too_large"         // 413: body over maxPingBody
-	errRateLimited         = "rate_limited"           // 429: this client sent more than PING_RATE_PER_MINUTE
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // maxPingBody caps the body of POST /api/ping: 100 URLs of several hundred
@@ -70,25 +55,23 @@ type pingSubmission struct {
 func (s *Server) postPing(c echo.Context) error {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxPingBody+1))
 	if err != nil {
-		return pingError(http.StatusBadRequest, errInvalidBody, "", "The body could not be read.")
+		return apierror.New(apierror.InvalidBody, "The body could not be read.")
 	}
 	if len(body) > maxPingBody {
-		return pingError(http.StatusRequestEntityTooLarge, errBodyTooLarge, "",
-			fmt.Sprintf("The body is over %d bytes.", maxPingBody))
+		return apierror.New(apierror.BodyTooLarge, fmt.Sprintf("The body is over %d bytes.", maxPingBody))
 	}
 	ack, err := s.submit(c.Request().Context(), body)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusAccepted, ack)
+	return respond.JSON(c, http.StatusAccepted, ack)
 }
 
 // submit validates a submission body and records and queues it; POST
 // /api/ping and the submit_bundles tool both answer with it.
 func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
 	if ok, wait := s.pingLimit.allow(clientFrom(ctx)); !ok {
-		return wire.PingAck{}, &retryLater{pingError(http.StatusTooManyRequests, errRateLimited, "",
-			fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.cfg.PingRatePerMinute, retryAfterSeconds(wait))), wait}
+		return wire.PingAck{}, apierror.New(apierror.RateLimited, fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.cfg.PingRatePerMinute, respond.RetryAfterSeconds(wait))).After(wait)
 	}
 	sub, err := parsePing(body)
 	if err != nil {
@@ -102,8 +85,7 @@ func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) 
 	})
 	if errors.Is(err, store.ErrPingDailyCap) {
 		wait := untilNextUTCDay(s.now())
-		return wire.PingAck{}, &retryLater{pingError(http.StatusTooManyRequests, errDailyCapReached, "urlList",
-			fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap)), wait}
+		return wire.PingAck{}, apierror.New(apierror.DailyCapReached, fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap)).At("urlList").After(wait)
 	}
 	if err != nil {
 		return wire.PingAck{}, err
@@ -127,43 +109,38 @@ func parsePing(body []byte) (pingSubmission, error) {
 	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
 		// json.Unmarshal takes null (and nothing else but an object)
 		// without complaint, leaving every field empty.
-		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+		return pingSubmission{}, apierror.New(apierror.InvalidBody, "The body must be a JSON object.")
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, te.Field,
-				fmt.Sprintf("%s must be a JSON %s.", te.Field, jsonKind(te.Field)))
+			return pingSubmission{}, apierror.New(apierror.InvalidBody, fmt.Sprintf("%s must be a JSON %s.", te.Field, jsonKind(te.Field))).At(te.Field)
 		}
-		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+		return pingSubmission{}, apierror.New(apierror.InvalidBody, "The body must be a JSON object.")
 	}
 	host, ok := normalizeHost(req.Host)
 	if !ok {
-		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidHost, "host",
-			"host must be a domain name (no scheme, port, path or IP address).")
+		return pingSubmission{}, apierror.New(apierror.InvalidHost, "host must be a domain name (no scheme, port, path or IP address).").At("host")
 	}
 	if !keyShape.MatchString(req.Key) {
-		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidKey, "key",
-			"key must be 8 to 128 characters of a-z, A-Z, 0-9 and -.")
+		return pingSubmission{}, apierror.New(apierror.InvalidKey, "key must be 8 to 128 characters of a-z, A-Z, 0-9 and -.").At("key")
 	}
 	if len(req.URLList) == 0 || len(req.URLList) > maxPingURLs {
-		return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidURLList, "urlList",
-			fmt.Sprintf("urlList must hold 1 to %d URLs.", maxPingURLs))
+		return pingSubmission{}, apierror.New(apierror.InvalidURLList, fmt.Sprintf("urlList must hold 1 to %d URLs.", maxPingURLs)).At("urlList")
 	}
 	sub := pingSubmission{host: host, key: req.Key}
 	seen := map[string]bool{}
 	for i, raw := range req.URLList {
 		field := fmt.Sprintf("urlList[%d]", i)
 		if raw == nil {
-			return pingSubmission{}, pingError(http.StatusBadRequest, errInvalidBody, field, field+" must be a string.")
+			return pingSubmission{}, apierror.New(apierror.InvalidBody, field+" must be a string.").At(field)
 		}
-		u, err := onHost(*raw, host, field, errURLNotHTTPS, errURLOffHost)
+		u, err := onHost(*raw, host, field, apierror.URLNotHTTPS, apierror.URLOffHost)
 		if err != nil {
 			return pingSubmission{}, err
 		}
 		if u.RawQuery != "" || u.Fragment != "" || !strings.HasSuffix(strings.ToLower(u.Path), ".md") {
-			return pingSubmission{}, pingError(http.StatusUnprocessableEntity, errURLNotMarkdown, field,
-				field+" must be a bundle root ending in .md, with no query or fragment.")
+			return pingSubmission{}, apierror.New(apierror.URLNotMarkdown, field+" must be a bundle root ending in .md, with no query or fragment.").At(field)
 		}
 		if s := u.String(); !seen[s] {
 			seen[s] = true
@@ -172,7 +149,7 @@ func parsePing(body []byte) (pingSubmission, error) {
 	}
 	sub.keyLocation = "https://" + host + "/" + req.Key + ".txt"
 	if req.KeyLocation != "" {
-		u, err := onHost(req.KeyLocation, host, "keyLocation", errKeyLocationNotHTTPS, errKeyLocationOffHost)
+		u, err := onHost(req.KeyLocation, host, "keyLocation", apierror.KeyLocationNotHTTPS, apierror.KeyLocationOffHost)
 		if err != nil {
 			return pingSubmission{}, err
 		}
@@ -186,11 +163,11 @@ func parsePing(body []byte) (pingSubmission, error) {
 func onHost(raw, host, field, notHTTPS, offHost string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" || u.Opaque != "" {
-		return nil, pingError(http.StatusUnprocessableEntity, notHTTPS, field, field+" must be an absolute https URL.")
+		return nil, apierror.New(notHTTPS, field+" must be an absolute https URL.").At(field)
 	}
 	h, ok := normalizeHost(u.Hostname())
 	if !ok || h != host || u.User != nil || (u.Port() != "" && u.Port() != "443") {
-		return nil, pingError(http.StatusUnprocessableEntity, offHost, field, field+" must live on host "+host+".")
+		return nil, apierror.New(offHost, field+" must live on host "+host+".").At(field)
 	}
 	u.Scheme, u.Host = "https", host
 	return u, nil
@@ -236,9 +213,4 @@ func jsonKind(field string) string {
 		return "array of strings"
 	}
 	return "string"
-}
-
-// pingError is an error answer of the ping routes.
-func pingError(status int, name, field, message string) *apiError {
-	return &apiError{status, ErrorBody{Error: name, Message: message, Field: field}}
 }

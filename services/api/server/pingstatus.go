@@ -9,6 +9,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // pingStatusQuery is a validated query of GET /api/ping/status.
@@ -39,7 +41,7 @@ func (s *Server) getPingStatus(c echo.Context) error {
 			"cursor": {strconv.FormatInt(page.Next, 10)}}.Encode()
 		out.Next = &next
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }
 
 // parsePingStatus validates the query of GET /api/ping/status with the
@@ -52,7 +54,7 @@ func parsePingStatus(rawQuery string) (pingStatusQuery, error) {
 	q := pingStatusQuery{limit: store.MaxPingStatus}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
 	r := queryReader{vals: vals}
 	raw, _ := r.scalar("host", false)
@@ -61,22 +63,20 @@ func parsePingStatus(rawQuery string) (pingStatusQuery, error) {
 	}
 	host, ok := normalizeHost(raw)
 	if !ok {
-		return q, pingError(http.StatusBadRequest, errInvalidHost, "host",
-			"host must be a domain name (no scheme, port, path or IP address).")
+		return q, apierror.New(apierror.InvalidHost, "host must be a domain name (no scheme, port, path or IP address).").At("host")
 	}
 	q.host = host
 	if limit, ok := r.scalar("limit", false); ok {
 		n, valid := wholeNumber(limit, store.MaxPingStatus)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).",
-				store.MaxPingStatus, store.MaxPingStatus))
+			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxPingStatus, store.MaxPingStatus))
 		}
 		q.limit = n
 	}
 	if cursor, ok := r.scalar("cursor", false); ok {
 		n, err := strconv.ParseInt(cursor, 10, 64)
 		if err != nil || n < 1 {
-			r.fail(invalidParameter("cursor", "cursor must be the value of a next link."))
+			r.fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = n
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Price and billing discovery of the full variant (contract 4.3 and 2.8).
@@ -150,12 +151,12 @@ func (s *Server) billing() Billing {
 
 // getPricing answers GET /api/pricing [full only].
 func (s *Server) getPricing(c echo.Context) error {
-	return writeJSON(c, http.StatusOK, s.pricing())
+	return respond.JSON(c, http.StatusOK, s.pricing())
 }
 
 // getBilling answers GET /api/billing [full only].
 func (s *Server) getBilling(c echo.Context) error {
-	return writeJSON(c, http.StatusOK, s.billing())
+	return respond.JSON(c, http.StatusOK, s.billing())
 }
 
 // creditPrices lists the credit packages as paid items.

@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 func TestClientOf(t *testing.T) {
@@ -74,8 +75,8 @@ func TestClientLimiter(t *testing.T) {
 
 func TestRetryAfterSeconds(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "1", time.Millisecond: "1", time.Second: "1", 1500 * time.Millisecond: "2", time.Hour: "3600"} {
-		if got := retryAfterSeconds(d); got != want {
-			t.Errorf("retryAfterSeconds(%s) = %s, want %s", d, got, want)
+		if got := respond.RetryAfterSeconds(d); got != want {
+			t.Errorf("respond.RetryAfterSeconds(%s) = %s, want %s", d, got, want)
 		}
 	}
 	if got := untilNextUTCDay(time.Date(2026, 11, 26, 23, 59, 0, 0, time.UTC)); got != time.Minute {

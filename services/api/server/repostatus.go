@@ -14,6 +14,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // repoStatusQuery is a validated query of GET /api/status.
@@ -47,7 +49,7 @@ func (s *Server) getRepoStatus(c echo.Context) error {
 			"cursor": {st.Next}}.Encode()
 		out.Next = &next
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }
 
 // parseRepoStatus validates the query of GET /api/status with the rules of
@@ -61,7 +63,7 @@ func parseRepoStatus(rawQuery string) (repoStatusQuery, error) {
 	q := repoStatusQuery{limit: store.MaxOwnerStatus}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
 	r := queryReader{vals: vals}
 	raw, ok := r.scalar("repo", false)
@@ -69,23 +71,22 @@ func parseRepoStatus(rawQuery string) (repoStatusQuery, error) {
 		return q, r.err
 	}
 	if !ok {
-		return q, invalidRepo("repo is required: the repository written owner/repo, as in ?repo=octo-org/handbook.")
+		return q, apierror.New(apierror.InvalidRepo, "repo is required: the repository written owner/repo, as in ?repo=octo-org/handbook.").At("repo")
 	}
 	if msg := validRepoName(raw); msg != "" {
-		return q, invalidRepo(msg)
+		return q, apierror.New(apierror.InvalidRepo, msg).At("repo")
 	}
 	q.repo = strings.ToLower(raw)
 	if limit, ok := r.scalar("limit", false); ok {
 		n, valid := wholeNumber(limit, store.MaxOwnerStatus)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).",
-				store.MaxOwnerStatus, store.MaxOwnerStatus))
+			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxOwnerStatus, store.MaxOwnerStatus))
 		}
 		q.limit = n
 	}
 	if cursor, ok := r.scalar("cursor", false); ok {
 		if len(cursor) > maxStatusCursor || strings.ContainsFunc(cursor, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			r.fail(invalidParameter("cursor", "cursor must be the value of a next link."))
+			r.fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = cursor
 	}

@@ -173,7 +173,7 @@ func TestRepoStatus(t *testing.T) {
 				{"repo=a/b&limit=x", "invalid_parameter", "limit"},
 				{"repo=a/b&cursor=%01", "invalid_parameter", "cursor"},
 			} {
-				var e ErrorBody
+				var e wire.ErrorBody
 				a.get("/api/status?"+c.query, 400, &e)
 				if e.Error != c.name || e.Field != c.field || e.Message == "" {
 					t.Errorf("%q: %+v", c.query, e)

@@ -16,6 +16,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/pagecache"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Bounds of what an API process keeps (pkg/pagecache), in gzipped bytes,
@@ -55,7 +57,7 @@ func (p encodedPage) json() ([]byte, error) {
 // (an answer is compressed once and sent many times, but a card miss must
 // stay cheap), and validators of the JSON.
 func encode(v any, lastModified time.Time) (encodedPage, error) {
-	body, err := marshal(v)
+	body, err := respond.Marshal(v)
 	if err != nil {
 		return encodedPage{}, err
 	}
@@ -173,7 +175,7 @@ func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPag
 // a lookup.
 func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error) {
 	if !idShape.MatchString(id) {
-		return encodedPage{}, notFound("No public bundle has that id.")
+		return encodedPage{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
 	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
 		b, err := s.store.GetBundle(ctx, id)

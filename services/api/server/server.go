@@ -10,9 +10,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -33,7 +31,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -177,10 +177,10 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.docs, err = s.newDiscoveryDocs(); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}
-	if s.indexJSON, err = marshal(s.apiIndex()); err != nil {
+	if s.indexJSON, err = respond.Marshal(s.apiIndex()); err != nil {
 		return nil, err
 	}
-	if s.healthJSON, err = marshal(health{OK: true, App: AppName, Build: build}); err != nil {
+	if s.healthJSON, err = respond.Marshal(health{OK: true, App: AppName, Build: build}); err != nil {
 		return nil, err
 	}
 	if s.openAPIJSON, err = publishedOpenAPI(s.baseURL, s.full); err != nil {
@@ -190,7 +190,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	e.HTTPErrorHandler = handleError
+	e.HTTPErrorHandler = respond.Error
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
 	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
@@ -225,23 +225,6 @@ func (s *Server) Close() {
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// writeJSON writes v as the JSON body of a status answer. HTML escaping is
-// off, so URLs keep their "&".
-func writeJSON(c echo.Context, status int, v any) error {
-	b, err := marshal(v)
-	if err != nil {
-		return err
-	}
-	return c.Blob(status, echo.MIMEApplicationJSON, b)
-}
-
-// marshal encodes v as JSON without HTML escaping.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+// ErrorBody is the JSON body of every error answer, named here for the
+// fault rig (services/faults), which reads it as server.ErrorBody.
+type ErrorBody = wire.ErrorBody

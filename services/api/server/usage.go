@@ -9,6 +9,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // Usage counting (contract 4.4): every request of a public surface answered
@@ -57,7 +58,7 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		req := c.Request()
 		status := c.Response().Status
 		if err != nil {
-			status, _, _ = errorResponse(err) // the outer middleware writes it
+			status, _, _ = apierror.Response(err) // the outer middleware writes it
 		}
 		smoke := isSmoke(req.Header)
 		if req.Method == http.MethodOptions || smoke {

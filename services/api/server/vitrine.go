@@ -10,6 +10,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // The public usage projection and the operator views (contract 2.8, 4.7;
@@ -48,9 +50,9 @@ func (s *Server) vitrineBody(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	if !ok {
-		return marshal(VitrineUnpublished{V: vitrine.Version, Produto: productID})
+		return respond.Marshal(VitrineUnpublished{V: vitrine.Version, Produto: productID})
 	}
-	return marshal(p)
+	return respond.Marshal(p)
 }
 
 // publishedProjection reads a published projection (public or operator)
@@ -79,13 +81,14 @@ func (s *Server) requireOperator(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	auth := c.Request().Header.Get(echo.HeaderAuthorization)
 	if auth == "" {
-		return invalidToken("This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>.")
+		return apierror.New(apierror.InvalidToken, "This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>.")
 	}
 	if _, err := s.operator(auth); err != nil {
 		return err
 	}
 	if !s.cfg.VitrineCollector {
-		return collectorNotConfigured()
+		return apierror.New(apierror.CollectorNotConfigured,
+			"This service runs no collector (VITRINE_COLLECTOR=off), so there is nothing to show.")
 	}
 	return nil
 }
@@ -111,7 +114,7 @@ func (s *Server) getVitrineOperador(c echo.Context) error {
 	if ok {
 		out.AtualizadoEm, out.Operador = p.AtualizadoEm, &p
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }
 
 // getVitrinePainel answers GET /api/vitrine/painel: {apps: []} before the

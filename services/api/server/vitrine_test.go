@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // vitrineEnv is a full API with an operator token, a controlled clock and
@@ -166,7 +167,7 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	} {
 		for _, p := range paths {
 			resp, body := e.send("GET", p, h, nil)
-			wantError(t, name+" "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+			wantError(t, name+" "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 			if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("%s %s: Cache-Control %q", name, p, cc)
 			}
@@ -208,18 +209,18 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	noToken := newVitrineEnv(t, func(env map[string]string) { delete(env, "METRICS_TOKEN") })
 	for _, p := range paths {
 		resp, body := noToken.send("GET", p, operator, nil)
-		wantError(t, "unconfigured "+p, resp, body, http.StatusServiceUnavailable, errTokenNotConfigured)
+		wantError(t, "unconfigured "+p, resp, body, http.StatusServiceUnavailable, apierror.TokenNotConfigured)
 		resp, body = noToken.send("GET", p, nil, nil)
-		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 	}
 	// No collector: 503 collector_not_configured with the right token, 401
 	// without.
 	off := newVitrineEnv(t, func(env map[string]string) { env["VITRINE_COLLECTOR"] = "off" })
 	for _, p := range paths {
 		resp, body := off.send("GET", p, operator, nil)
-		wantError(t, "collector off "+p, resp, body, http.StatusServiceUnavailable, errCollectorNotConfigured)
+		wantError(t, "collector off "+p, resp, body, http.StatusServiceUnavailable, apierror.CollectorNotConfigured)
 		resp, body = off.send("GET", p, http.Header{"Authorization": {"Bearer wrong"}}, nil)
-		wantError(t, "collector off, wrong token "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+		wantError(t, "collector off, wrong token "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 	}
 	if resp, _ := off.do("GET", "/api/vitrine", nil); resp.StatusCode != 200 {
 		t.Errorf("the public projection with the collector off: %d", resp.StatusCode)
@@ -231,7 +232,7 @@ func TestVitrineAbsentOnBase(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	for _, p := range []string{"/api/vitrine", "/api/vitrine/operador", "/api/vitrine/painel", "/api/vitrine/cursores"} {
-		a.getError(p, 404, errNotFound)
+		a.getError(p, 404, apierror.NotFound)
 	}
 }
 

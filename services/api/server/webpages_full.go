@@ -11,6 +11,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -55,11 +56,11 @@ func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
 	in := web.AccountInput{MaxKeys: store.LiveKeyLimit}
 	status := http.StatusOK
 	sess, err := s.currentSession(c)
-	var ae *apiError
+	var ae *apierror.Error
 	switch {
-	case errors.As(err, &ae) && ae.body.Error == errAuthUnavailable:
+	case errors.As(err, &ae) && ae.Body.Error == apierror.AuthUnavailable:
 		in.State, status = web.AccountUnavailable, http.StatusServiceUnavailable
-		c.Response().Header().Set(echo.HeaderRetryAfter, retryAfter)
+		c.Response().Header().Set(echo.HeaderRetryAfter, apierror.DefaultRetryAfter)
 	case err != nil:
 		return web.AccountView{}, 0, err
 	case sess == nil:
