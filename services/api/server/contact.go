@@ -20,8 +20,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
-	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -32,7 +32,7 @@ import (
 // Any other request is an agent's. An agent is recognised by its API key
 // when it presents one (X-Api-Key or Bearer hsk_), else by its client
 // address (TRUSTED_PROXY_HEADER-aware; IPv6 by /64). Its first message is
-// free; later ones cost contactPriceMicros, paid with x402 or credit; an
+// free; later ones cost billing.ContactPriceMicros, paid with x402 or credit; an
 // unpaid one is 402 (accepts[]) and starts a wait, doubling from 60 s to
 // an hour, within which unpaid requests are 429 with Retry-After.
 //
@@ -207,7 +207,7 @@ func agentOf(c echo.Context) string {
 
 // postContact answers POST /api/contact [full only].
 func (s *Server) postContact(c echo.Context) error {
-	exposePaymentHeaders(c)
+	billing.ExposeHeaders(c.Response().Header())
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxContactBody+1))
 	if err != nil || len(body) > maxContactBody {
 		return apierror.New(apierror.InvalidBody, fmt.Sprintf("The body must be a JSON object of at most %d bytes.", maxContactBody))
@@ -253,68 +253,16 @@ func (s *Server) verifyHuman(ctx context.Context, req ContactRequest, now time.T
 	return nil
 }
 
-// agentContact is the agent path: credit, x402, the free first message,
-// or the 402/429 of the backoff.
+// agentContact is the agent path: package billing decides how the
+// message is paid (credit, x402, the free first message, dev) or refuses
+// it (402, or 429 within the backoff), and queues it.
 func (s *Server) agentContact(c echo.Context, m store.ContactMessage, now time.Time) error {
-	ctx := c.Request().Context()
 	m.Agent = agentOf(c)
-	req := s.requirement("/api/contact", contactPriceMicros, "OKF Index: one agent contact message")
-	answer := func(path string) error {
-		return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: path})
-	}
-	if token, ok := presentedCredit(c); ok {
-		m.Path = store.ContactAgentCredit
-		_, err := s.store.QueueContact(ctx, m, store.ContactPayment{Credit: &store.Debit{TokenSHA256: creditHash(token),
-			AmountMicros: contactPriceMicros, Product: productID, Resource: "/api/contact"}}, now, s.enqueueContact)
-		switch {
-		case errors.Is(err, store.ErrCreditUnknown):
-			return invalidCredit("The credit token is unknown.")
-		case errors.Is(err, store.ErrCreditInsufficient):
-			return s.needPayment(req, apierror.PaymentRequired, "The credit does not cover "+usd(contactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
-		case err != nil:
-			return err
-		}
-		return answer(m.Path)
-	}
-	paid, present, err := s.collect(c, req, productID)
+	path, err := s.billing.QueueAgentContact(c.Request().Context(), c.Request().Header, c.Response().Header(), m, now, s.enqueueContact)
 	if err != nil {
 		return err
 	}
-	if present {
-		m.Path = store.ContactAgentX402
-		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{PaymentID: paid.id, Tx: paid.transaction}, now, s.enqueueContact); err != nil {
-			return err
-		}
-		settlementHeader(c, paid)
-		return answer(m.Path)
-	}
-	m.Path = store.ContactAgentFree
-	_, err = s.store.QueueContact(ctx, m, store.ContactPayment{Free: true}, now, s.enqueueContact)
-	if err == nil {
-		return answer(m.Path)
-	}
-	if !errors.Is(err, store.ErrContactFreeUsed) {
-		return err
-	}
-	if s.cfg.X402Mode == "dev" {
-		// dev lets the call through unpaid, showing the 402 it would be.
-		m.Path = store.ContactAgentDev
-		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{}, now, s.enqueueContact); err != nil {
-			return err
-		}
-		c.Response().Header().Set(x402.HeaderRequiredV2, x402.RequiredHeader(req, "dev mode: this call would cost "+usd(contactPriceMicros)+" USD"))
-		return answer(m.Path)
-	}
-	wait, throttled, err := s.store.RefuseContact(ctx, m.Agent, now)
-	if err != nil {
-		return err
-	}
-	if throttled {
-		return apierror.New(apierror.ContactBackoff,
-			fmt.Sprintf("The free message is used and this agent is in its backoff; pay (x402 or credit) or retry in %s s.", respond.RetryAfterSeconds(wait))).After(wait)
-	}
-	return s.needPayment(req, apierror.PaymentRequired, "The free message is used: a message costs "+usd(contactPriceMicros)+
-		" USD. Pay the offer below with x402 (X-PAYMENT or PAYMENT-SIGNATURE) or send a credit token, and repeat the call.")
+	return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: path})
 }
 
 // enqueueContact inserts the send job of a queued message in its

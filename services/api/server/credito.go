@@ -1,9 +1,6 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strconv"
@@ -14,24 +11,13 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
-// Prepaid credit of the full variant (contract 2.8, 4.6, 5): bought with
-// an x402 payment, held by a bearer token cred_<secret> of which only the
-// SHA-256 is stored, spent by the paid routes of every product of the
-// house. Money is integer micro-dollars.
-
-// creditPrefix starts every credit token; 32 random bytes follow,
-// base64url without padding (43 characters).
-const (
-	creditPrefix   = "cred_"
-	creditTokenLen = len(creditPrefix) + 43
-	creditHeader   = "X-Credito"
-)
-
-// creditPackagesUSD are the packages on sale (contract 8).
-var creditPackagesUSD = []int64{1, 5, 10, 25}
+// The credit routes of the full variant: buy a package (POST /api/credito)
+// and read a balance (GET /api/credito). The token and the payment are
+// package billing's; these handlers parse and encode.
 
 // CreditPurchase is the answer of POST /api/credito, shown once.
 type CreditPurchase struct {
@@ -60,47 +46,15 @@ type CreditMovText struct {
 	Em          string `json:"em"`
 }
 
-// creditHash is the stored form of a credit token.
-func creditHash(token string) []byte {
-	sum := sha256.Sum256([]byte(token))
-	return sum[:]
-}
-
-// newCreditToken is cred_ plus 32 random bytes.
-func newCreditToken() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // never fails (crypto/rand)
-	return creditPrefix + base64.RawURLEncoding.EncodeToString(b)
-}
-
-// presentedCredit returns the credit token of a request: Authorization:
-// Bearer cred_... or X-Credito. ok is false when none is presented.
-func presentedCredit(c echo.Context) (token string, ok bool) {
-	h := c.Request().Header
-	if v := strings.TrimSpace(h.Get(creditHeader)); v != "" {
-		return v, true
-	}
-	scheme, cred, found := strings.Cut(h.Get(echo.HeaderAuthorization), " ")
-	cred = strings.TrimSpace(cred)
-	if found && strings.EqualFold(scheme, "Bearer") && strings.HasPrefix(cred, creditPrefix) {
-		return cred, true
-	}
-	return "", false
-}
-
-func invalidCredit(message string) error {
-	return apierror.New(apierror.InvalidCredit, message)
-}
-
 // postCredito answers POST /api/credito?usd=1|5|10|25 [full only].
 func (s *Server) postCredito(c echo.Context) error {
-	exposePaymentHeaders(c)
+	billing.ExposeHeaders(c.Response().Header())
 	raw := c.QueryParam("usd")
 	usdN, err := strconv.ParseInt(raw, 10, 64)
 	valid := err == nil
 	if valid {
 		valid = false
-		for _, p := range creditPackagesUSD {
+		for _, p := range billing.CreditPackagesUSD {
 			valid = valid || p == usdN
 		}
 	}
@@ -108,23 +62,23 @@ func (s *Server) postCredito(c echo.Context) error {
 		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25.").At("usd")
 	}
 	micros := usdN * 1_000_000
-	req := s.requirement("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+usd(micros)+" USD")
-	paid, present, err := s.collect(c, req, productID)
+	req := s.billing.Offer("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+billing.USD(micros)+" USD")
+	paid, present, err := s.billing.Collect(c.Request().Context(), c.Request().Header, req, billing.ProductID)
 	if err != nil {
 		return err
 	}
 	if !present {
-		return s.needPayment(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
+		return s.billing.PaymentNeeded(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
 	}
-	token := newCreditToken()
-	if err := s.store.BuyCredit(c.Request().Context(), paid.id, paid.transaction, creditHash(token)); err != nil {
+	token := billing.NewCreditToken()
+	if err := s.store.BuyCredit(c.Request().Context(), paid.ID, paid.Transaction, billing.CreditHash(token)); err != nil {
 		return err
 	}
-	settlementHeader(c, paid)
+	paid.SetReceipt(c.Response().Header())
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, CreditPurchase{
 		Token:    token,
-		SaldoUSD: usd(micros),
+		SaldoUSD: billing.USD(micros),
 		Guarde:   "Keep this token now: it is shown once and cannot be recovered; whoever holds it spends the credit.",
 		Usar:     "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
 		SaldoEm:  s.baseURL + "/api/credito",
@@ -134,28 +88,28 @@ func (s *Server) postCredito(c echo.Context) error {
 // getCredito answers GET /api/credito [full only]: the balance of the
 // presented token, never the token.
 func (s *Server) getCredito(c echo.Context) error {
-	token, ok := presentedCredit(c)
+	token, ok := billing.CreditToken(c.Request().Header)
 	if !ok {
-		return invalidCredit("Present the credit token: Authorization: Bearer cred_... or X-Credito.")
+		return billing.InvalidCredit("Present the credit token: Authorization: Bearer cred_... or X-Credito.")
 	}
-	if len(token) != creditTokenLen || !strings.HasPrefix(token, creditPrefix) {
-		return invalidCredit("The credit token is unknown.")
+	if len(token) != billing.CreditTokenLen || !strings.HasPrefix(token, billing.CreditPrefix) {
+		return billing.InvalidCredit("The credit token is unknown.")
 	}
-	b, err := s.store.CreditBalance(c.Request().Context(), creditHash(token))
+	b, err := s.store.CreditBalance(c.Request().Context(), billing.CreditHash(token))
 	if errors.Is(err, store.ErrCreditUnknown) {
-		return invalidCredit("The credit token is unknown.")
+		return billing.InvalidCredit("The credit token is unknown.")
 	}
 	if err != nil {
 		return err
 	}
-	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: usd(b.BalanceMicros),
+	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: billing.USD(b.BalanceMicros),
 		CriadoEm: b.CreatedAt.UTC().Format(time.RFC3339), Movimentos: []CreditMovText{}}
 	for _, m := range b.Movements {
 		tipo := "credito"
 		if m.Kind == "debit" {
 			tipo = "debito"
 		}
-		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: usd(m.AmountMicros),
+		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: billing.USD(m.AmountMicros),
 			Produto: m.Product, Recurso: m.Resource, Em: m.At.UTC().Format(time.RFC3339)})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")

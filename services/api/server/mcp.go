@@ -142,7 +142,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"address, facilitator) and where to buy prepaid credit, with the pricing and quota. The same JSON as " +
 				"GET /api/billing. Takes no arguments.",
 			Annotations: read,
-		}, call: func(context.Context, map[string]any) (any, error) { return s.billing(), nil }},
+		}, call: func(context.Context, map[string]any) (any, error) { return s.billingDocument(), nil }},
 	}
 }
 

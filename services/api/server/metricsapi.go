@@ -12,6 +12,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -180,7 +181,7 @@ func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
 		}
 		byDay[d][r.Metric] = r.N
 	}
-	m := Metrics{App: productID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
+	m := Metrics{App: billing.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		n := byDay[d.Format(time.DateOnly)]
 		day := MetricsDay{

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 const testMetricsToken = "op-token-0123456789"
@@ -113,7 +114,7 @@ func TestMetricsAccounts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, k := range []struct{ id, product string }{{"ana", productID}, {"ana", productID}, {"bia", "other"}} {
+	for i, k := range []struct{ id, product string }{{"ana", billing.ProductID}, {"ana", billing.ProductID}, {"bia", "other"}} {
 		h := sha256.Sum256([]byte{byte(i)})
 		if _, err := full.store.CreateAPIKey(ctx, store.NewAPIKey{IdentityID: k.id, Product: k.product, Name: "k", SecretHash: h[:], Last4: "abcd"}); err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/partners"
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -115,18 +115,17 @@ func (s *Server) partnersDocument(ctx context.Context, now time.Time) (Partners,
 	if err != nil {
 		return Partners{}, err
 	}
-	net := x402.Networks[s.cfg.X402Network]
+	net := s.billing.Network()
 	pay := PartnersPayment{Rede: net.Name, ChainID: net.ChainID, Alternativas: o.Payment.Alternativas, Nota: o.Payment.Nota}
 	if pay.Alternativas == nil {
 		pay.Alternativas = []string{}
 	}
-	if s.cfg.X402PayTo != "" {
-		payTo := s.cfg.X402PayTo
+	if payTo, ok := s.billing.PayTo(); ok {
 		// EIP-681: a USDC transfer to the address; the amount is the
 		// proposal's, so it is left to the wallet.
 		eip681 := "ethereum:" + net.USDC + "@" + strconv.FormatInt(net.ChainID, 10) + "/transfer?address=" + payTo
 		pay.PayTo, pay.EIP681 = &payTo, &eip681
-		pay.Ativo = s.cfg.X402Mode == "live"
+		pay.Ativo = s.billing.Mode() == billing.Live
 	}
 	links := PartnersLinks{
 		Self:    s.baseURL + "/api/partners",
@@ -147,7 +146,7 @@ func (s *Server) partnersDocument(ctx context.Context, now time.Time) (Partners,
 	}
 	return Partners{
 		Status:          partnersStatus,
-		Produto:         productID,
+		Produto:         billing.ProductID,
 		Idioma:          o.Idioma,
 		Titulo:          o.Titulo,
 		Descricao:       o.Descricao,
@@ -165,7 +164,7 @@ func (s *Server) partnersDocument(ctx context.Context, now time.Time) (Partners,
 			APIURL:          s.baseURL + "/api/contact",
 			Campos:          contactFields,
 			CamposProposta:  contactProposalFields,
-			PriceAgentUSD:   partners.Micros(contactPriceMicros),
+			PriceAgentUSD:   partners.Micros(billing.ContactPriceMicros),
 			MessageTemplate: o.Contact.MessageTemplate,
 			Instructions:    o.Contact.Instructions,
 		},

@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/pkg/x402/x402test"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // The paid routes of the full variant against a local facilitator that
@@ -139,7 +140,7 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 	r := newPayRig(t, nil, Options{})
 	for i, version := range []int{1, 2} {
 		p := r.buy(5, version)
-		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != creditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
+		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != billing.CreditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
 			t.Fatalf("purchase %+v", p)
 		}
 		b := r.balance(p.Token)
@@ -256,7 +257,7 @@ func TestContactAgentPaths(t *testing.T) {
 	resp, body := post(nil)
 	wantPath(resp, body, "agent_free")
 	req := r.offer(post(nil))
-	if req.AmountMicro != contactPriceMicros {
+	if req.AmountMicro != billing.ContactPriceMicros {
 		t.Fatalf("price %d", req.AmountMicro)
 	}
 	resp, body = post(nil)

@@ -32,7 +32,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
@@ -80,7 +80,7 @@ type Server struct {
 	metricsCache metricsCache // GET /api/metrics
 	reports      *clientreport.Reporter
 	accounts     *accounts          // full variant: sessions, CSRF, API keys
-	facilitator  *x402.Facilitator  // full variant: verifies and settles x402 payments
+	billing      *billing.Service   // x402 payments, prices, and how a contact is paid
 	captcha      captcha.Verifier   // full variant: the contact form's siteverify
 	keyUses      keyUses            // when this process last wrote each key's last use
 	stop         context.CancelFunc // ends the usage and report loops
@@ -143,7 +143,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
-	s.facilitator = &x402.Facilitator{URL: opts.Config.X402Facilitator, Timeout: opts.PaymentTimeout}
 	s.captcha = captcha.Verifier{URL: opts.Config.Contact.CaptchaURL, Secret: opts.Config.Contact.CaptchaSecret}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
@@ -152,6 +151,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s.now = now
+	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
 	s.admission = newAdmission(maxReadsInFlight)
 	s.routes = routesFor(s.routeTable(), s.full)

@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -50,7 +51,7 @@ func (s *Server) vitrineBody(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	if !ok {
-		return respond.Marshal(VitrineUnpublished{V: vitrine.Version, Produto: productID})
+		return respond.Marshal(VitrineUnpublished{V: vitrine.Version, Produto: billing.ProductID})
 	}
 	return respond.Marshal(p)
 }
@@ -58,7 +59,7 @@ func (s *Server) vitrineBody(ctx context.Context) ([]byte, error) {
 // publishedProjection reads a published projection (public or operator)
 // and sets its stale flag from its age.
 func (s *Server) publishedProjection(ctx context.Context, kind string) (vitrine.Projection, bool, error) {
-	doc, ok, err := s.store.VitrineDocument(ctx, productID, kind)
+	doc, ok, err := s.store.VitrineDocument(ctx, billing.ProductID, kind)
 	if err != nil || !ok {
 		return vitrine.Projection{}, false, err
 	}
@@ -110,7 +111,7 @@ func (s *Server) getVitrineOperador(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := VitrineOperator{Produto: productID}
+	out := VitrineOperator{Produto: billing.ProductID}
 	if ok {
 		out.AtualizadoEm, out.Operador = p.AtualizadoEm, &p
 	}
@@ -135,7 +136,7 @@ func (s *Server) operatorDocument(c echo.Context, kind, empty string) error {
 	if err := s.requireOperator(c); err != nil {
 		return err
 	}
-	doc, ok, err := s.store.VitrineDocument(c.Request().Context(), productID, kind)
+	doc, ok, err := s.store.VitrineDocument(c.Request().Context(), billing.ProductID, kind)
 	if err != nil {
 		return err
 	}

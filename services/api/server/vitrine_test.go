@@ -15,6 +15,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // vitrineEnv is a full API with an operator token, a controlled clock and
@@ -42,7 +43,7 @@ func newVitrineEnv(t *testing.T, edit func(env map[string]string)) *vitrineEnv {
 	return &vitrineEnv{
 		accountEnv: &accountEnv{testAPI: a, idp: idp},
 		clock:      clock,
-		collector: &vitrine.Publisher{Store: st, Produto: productID, Nome: AppName, BaseURL: publicBase,
+		collector: &vitrine.Publisher{Store: st, Produto: billing.ProductID, Nome: AppName, BaseURL: publicBase,
 			Build: "test-build", Full: true, Now: clock.Now},
 	}
 }

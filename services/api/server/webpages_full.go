@@ -12,6 +12,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -117,6 +118,6 @@ func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Wri
 // getCreditPage answers GET /credit: the balance form, the packages and,
 // through the script, their payment requirements.
 func (s *Server) getCreditPage(c echo.Context) error {
-	v := web.NewCreditView(creditPackagesUSD, s.baseURL)
+	v := web.NewCreditView(billing.CreditPackagesUSD, s.baseURL)
 	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "credit", v) })
 }
