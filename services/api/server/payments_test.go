@@ -281,6 +281,11 @@ func TestContactAgentPaths(t *testing.T) {
 	if resp.StatusCode != 401 {
 		t.Fatalf("unknown credit: %d", resp.StatusCode)
 	}
+	// A paid message ended the backoff: the next unpaid one is offered the
+	// payment again (402), not told to wait (429).
+	if resp, body = post(nil); resp.StatusCode != 402 {
+		t.Fatalf("unpaid after paid messages: %d %s, want 402", resp.StatusCode, body)
+	}
 	var queued int
 	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM river_job WHERE kind = 'send_contact'`).Scan(&queued); err != nil || queued != 5 {
 		t.Fatalf("send jobs %d (%v), want 5", queued, err)

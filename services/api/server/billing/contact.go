@@ -29,6 +29,9 @@ func (s *Service) QueueAgentContact(ctx context.Context, in, out http.Header, m 
 	req := s.Offer(contactResource, ContactPriceMicros, "OKF Index: one agent contact message")
 	queue := func(p string, pay store.ContactPayment) (string, error) {
 		m.Path = p
+		// A paid message (and dev's, which stands for one) ends the
+		// agent's backoff; the free one has none to end.
+		pay.EndsBackoff = !pay.Free
 		_, err := s.store.QueueContact(ctx, m, pay, now, enqueue)
 		return p, err
 	}
