@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /api/changes: the change feed (an extension; store/changes.go says how
@@ -111,7 +112,7 @@ func (s *Server) getChanges(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONConditional(c, page, s.settled(newest), cacheChanges)
+	return respond.JSONConditional(c, page, s.settled(newest), respond.CacheChanges)
 }
 
 // changes reads one page of the feed; newest is when its last event was

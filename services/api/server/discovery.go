@@ -91,7 +91,7 @@ func (s *Server) getAPICatalog(c echo.Context) error {
 func (s *Server) getSecurityTxt(c echo.Context) error {
 	now := time.Now()
 	// Its text changes at the start of each UTC day (Expires).
-	return writeConditional(c, mimeText, []byte(s.securityTxt(now)), now.UTC().Truncate(24*time.Hour), cacheDocument)
+	return respond.Conditional(c, mimeText, []byte(s.securityTxt(now)), now.UTC().Truncate(24*time.Hour), respond.CacheDocument)
 }
 
 // getX402 answers GET /.well-known/x402.
@@ -140,7 +140,7 @@ func (s *Server) getOKF(c echo.Context) error {
 // writeDocument answers a document built at start, conditionally
 // (conditional.go), cached for an hour.
 func (s *Server) writeDocument(c echo.Context, contentType string, body []byte) error {
-	return writeConditional(c, contentType, body, s.docs.modified, cacheDocument)
+	return respond.Conditional(c, contentType, body, s.docs.modified, respond.CacheDocument)
 }
 
 // securityTxt is the RFC 9116 file as of now: Expires lies

@@ -183,7 +183,7 @@ func nonEmpty(s string) *string {
 // encodedBody is an answer's bytes and their strong ETag.
 type encodedBody struct {
 	body       []byte
-	validators validators
+	validators respond.Validators
 }
 
 // partnersCache keeps the encoded answer for partnersBodyTTL. Callers that
@@ -205,7 +205,7 @@ func (pc *partnersCache) get(now time.Time, build func() ([]byte, error)) (encod
 	if err != nil {
 		return encodedBody{}, err
 	}
-	pc.at, pc.last = now, encodedBody{body: b, validators: strongValidatorsOf(b)}
+	pc.at, pc.last = now, encodedBody{body: b, validators: respond.StrongValidatorsOf(b)}
 	return pc.last, nil
 }
 
@@ -222,5 +222,5 @@ func (s *Server) getPartners(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, e.body, e.validators, partnersCacheControl)
+	return respond.Validated(c, echo.MIMEApplicationJSON, e.body, e.validators, partnersCacheControl)
 }

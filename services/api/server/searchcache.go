@@ -41,7 +41,7 @@ const (
 // mostly the write of its body. Others get it inflated.
 type encodedPage struct {
 	gz []byte // gzip of the JSON, which ends with a newline as marshal writes
-	v  validators
+	v  respond.Validators
 }
 
 // json is the JSON of p.
@@ -66,13 +66,13 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 	// parallel gains nothing), or a burst of misses would hold a writer
 	// each (128 of them took 60 MB of the API's memory).
 	gzipSlots <- struct{}{}
-	zb, err := gzipWith(&fastGzipWriters, body)
+	zb, err := respond.GzipWith(&fastGzipWriters, body)
 	<-gzipSlots
 	if err != nil {
 		return encodedPage{}, err
 	}
 	// The buffer may have grown past the body; what is kept is the body.
-	return encodedPage{gz: bytes.Clone(zb), v: validatorsOf(body, lastModified)}, nil
+	return encodedPage{gz: bytes.Clone(zb), v: respond.ValidatorsOf(body, lastModified)}, nil
 }
 
 var gzipSlots = make(chan struct{}, 4)
@@ -84,17 +84,17 @@ var fastGzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(ni
 // them.
 func writeEncoded(c echo.Context, p encodedPage, cache string) error {
 	c.Response().Header().Add("Vary", "Accept-Encoding")
-	if !acceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
+	if !respond.AcceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
 		body, err := p.json()
 		if err != nil {
 			return err
 		}
-		return writeValidated(c, echo.MIMEApplicationJSON, body, p.v, cache)
+		return respond.Validated(c, echo.MIMEApplicationJSON, body, p.v, cache)
 	}
-	if !p.v.notModified(c.Request()) {
+	if !p.v.NotModified(c.Request()) {
 		c.Response().Header().Set("Content-Encoding", "gzip")
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, p.gz, p.v, cache)
+	return respond.Validated(c, echo.MIMEApplicationJSON, p.gz, p.v, cache)
 }
 
 // answerCaches are the caches of search pages and cards of st, sharing

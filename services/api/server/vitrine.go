@@ -41,7 +41,7 @@ func (s *Server) getVitrine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, body, strongValidatorsOf(body), vitrineCache)
+	return respond.Validated(c, echo.MIMEApplicationJSON, body, respond.StrongValidatorsOf(body), vitrineCache)
 }
 
 // vitrineBody is the public projection as served now.

@@ -1,5 +1,6 @@
 // Package respond is the API's response module: how a JSON answer is
-// encoded and written, and how an error becomes its answer (the Echo error
+// encoded and written, its validators and conditional answers (304), its
+// compression, and how an error becomes its answer (the Echo error
 // handler). Which status and body an error answers with is package
 // apierror's; this package only writes them.
 package respond
