@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // maxReadsInFlight bounds the requests of ReadsIndex routes served at once.
@@ -41,14 +42,14 @@ func (a *admission) admit() (release func(), err error) {
 // middleware admits a request of a ReadsIndex route when a slot is free,
 // and refuses it otherwise; other routes pass untouched, and so do Cached
 // ones, whose handlers admit their misses (searchcache.go).
-func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
+func (a *admission) middleware(routes route.ByPath) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			method := c.Request().Method
 			if method == http.MethodHead {
 				method = http.MethodGet
 			}
-			if row, ok := routes.row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
+			if row, ok := routes.Row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
 				return next(c)
 			}
 			release, err := a.admit()

@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // TestAdmission: with every slot taken, a read of a ReadsIndex route is
@@ -34,10 +35,10 @@ func TestAdmission(t *testing.T) {
 	}
 	e := echo.New()
 	e.HTTPErrorHandler = respond.Error
-	e.Use(newAdmission(slots).middleware(newRoutesByPath(rows)))
+	e.Use(newAdmission(slots).middleware(route.NewByPath(rows)))
 	for _, r := range rows {
-		e.Add(r.Method, r.echoPath(), r.Handler)
-		e.Add(http.MethodHead, r.echoPath(), r.Handler)
+		e.Add(r.Method, r.EchoPath(), r.Handler)
+		e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

@@ -19,9 +19,9 @@ func (s *Server) agentCard() map[string]any {
 			continue
 		}
 		skills = append(skills, map[string]any{
-			"id":          t.tool.Name,
-			"name":        t.tool.Title,
-			"description": t.tool.Description,
+			"id":          t.Def.Name,
+			"name":        t.Def.Title,
+			"description": t.Def.Description,
 			"tags":        []string{"okf", "mcp-tool"},
 		})
 	}

@@ -67,7 +67,7 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 		if !s.full {
 			return next(c)
 		}
-		route, ok := s.byPath.row(c.Request().Method, c.Path())
+		route, ok := s.byPath.Row(c.Request().Method, c.Path())
 		if !ok || route.Session || route.IgnoresAPIKey {
 			return next(c)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // The MCP server at /mcp (contract 4.3) speaks streamable HTTP through the
@@ -56,22 +57,22 @@ type mcpTool struct {
 // place each on its route's row; tools/list answers them in the order of
 // their rows. TestRouteDecisions checks that each is placed exactly once.
 type mcpToolSet struct {
-	apiIndex, searchBundles, getBundle, indexStats, submitBundles, pricing, billing *mcpTool
+	apiIndex, searchBundles, getBundle, indexStats, submitBundles, pricing, billing *route.Tool
 }
 
 // newMCPToolSet defines the tools. Schemas are filled in by newMCPHandler.
 func (s *Server) newMCPToolSet() mcpToolSet {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	return mcpToolSet{
-		apiIndex: &mcpTool{tool: &mcp.Tool{
+		apiIndex: &route.Tool{Def: &mcp.Tool{
 			Name:  "api_index",
 			Title: "Describe the index",
 			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
 				"MCP, web page), every REST endpoint of this deployment and the MCP tools. The same JSON as GET /api/. " +
 				"Takes no arguments.",
 			Annotations: read,
-		}, call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
-		searchBundles: &mcpTool{tool: &mcp.Tool{
+		}, Call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
+		searchBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "search_bundles",
 			Title: "Search OKF bundles",
 			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
@@ -83,36 +84,36 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"question in any words: word forms and accents do not matter, and with sort=relevance the bundles " +
 				"holding most of its words come first.",
 			Annotations: read,
-		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
 			q, err := queryOf(args)
 			if err != nil {
 				return nil, err
 			}
 			return toolAnswer(s.searchEncoded(ctx, q))
 		}},
-		getBundle: &mcpTool{tool: &mcp.Tool{
+		getBundle: &route.Tool{Def: &mcp.Tool{
 			Name:  "get_bundle",
 			Title: "Get one bundle's card",
 			Description: "Fetch one bundle's card by its id (the id of a search_bundles item): name, tagline, " +
 				"description, okf_version, concepts, source and repository signals. Bundles kept out of search " +
 				"(visibility low) answer too. The same JSON as GET /api/bundles/{id}; an unknown id is a not_found error.",
 			Annotations: read,
-		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
 			id, ok := args["id"].(string)
 			if !ok { // a path parameter: the route always has one
 				return nil, apierror.Parameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
 			}
 			return toolAnswer(s.cardEncoded(ctx, id))
 		}},
-		indexStats: &mcpTool{tool: &mcp.Tool{
+		indexStats: &route.Tool{Def: &mcp.Tool{
 			Name:  "index_stats",
 			Title: "Index statistics",
 			Description: "Count the live bundles in total and by origin, okf_version and repository language " +
 				"(and, on the full variant, by type, concept band and license), with the newest update time. " +
 				"The same JSON as GET /api/stats. Takes no arguments.",
 			Annotations: read,
-		}, call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
-		submitBundles: &mcpTool{tool: &mcp.Tool{
+		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
+		submitBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "submit_bundles",
 			Title: "Submit a domain's bundles (IndexNow)",
 			Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
@@ -121,34 +122,34 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"URLs (estado pendente): the key file is checked later and each root is published when it matches. " +
 				"At most 200 URLs per host per UTC day. GET /api/ping/status?host=<host> shows the outcome.",
 			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)},
-		}, call: func(ctx context.Context, args map[string]any) (any, error) {
+		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
 			body, err := json.Marshal(args)
 			if err != nil {
 				return nil, err
 			}
 			return s.submit(ctx, body)
 		}},
-		pricing: &mcpTool{tool: &mcp.Tool{
+		pricing: &route.Tool{Def: &mcp.Tool{
 			Name:  "pricing",
 			Title: "Prices and quota",
 			Description: "What is free and what is paid on this deployment, with list prices in USD and how to pay. " +
 				"The same JSON as GET /api/pricing. Takes no arguments.",
 			Annotations: read,
-		}, call: func(context.Context, map[string]any) (any, error) { return s.pricing(), nil }},
-		billing: &mcpTool{tool: &mcp.Tool{
+		}, Call: func(context.Context, map[string]any) (any, error) { return s.pricing(), nil }},
+		billing: &route.Tool{Def: &mcp.Tool{
 			Name:  "billing",
 			Title: "Payment configuration",
 			Description: "How to pay on this deployment: the x402 payment configuration (network, asset, receiving " +
 				"address, facilitator) and where to buy prepaid credit, with the pricing and quota. The same JSON as " +
 				"GET /api/billing. Takes no arguments.",
 			Annotations: read,
-		}, call: func(context.Context, map[string]any) (any, error) { return s.billingDocument(), nil }},
+		}, Call: func(context.Context, map[string]any) (any, error) { return s.billingDocument(), nil }},
 	}
 }
 
 // listedTool is a tool with the variant of its route.
 type listedTool struct {
-	*mcpTool
+	*route.Tool
 	full bool // full variant only, as its route
 }
 
@@ -169,7 +170,7 @@ func (s *Server) mcpToolNames() []string {
 	var names []string
 	for _, t := range s.mcpTools() {
 		if s.full || !t.full {
-			names = append(names, t.tool.Name)
+			names = append(names, t.Def.Name)
 		}
 	}
 	return names
@@ -199,7 +200,7 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if r.Tool == nil {
 			continue
 		}
-		tool := *r.Tool.tool
+		tool := *r.Tool.Def
 		if tool.InputSchema, tool.OutputSchema, err = schemas.forRoute(r); err != nil {
 			return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 		}
@@ -213,7 +214,7 @@ func (s *Server) newMCPHandler(log *slog.Logger) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}
-		call, name := r.Tool.call, tool.Name
+		call, name := r.Tool.Call, tool.Name
 		s.mcpListed = append(s.mcpListed, &tool)
 		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if req.Extra == nil || !isSmoke(req.Extra.Header) {

@@ -136,7 +136,7 @@ func (s *Server) partnersDocument(ctx context.Context, now time.Time) (Partners,
 	if links.Casa == "" {
 		links.Casa = s.baseURL + "/"
 	}
-	if _, ok := s.byPath.row(http.MethodGet, partnersPagePath); ok {
+	if _, ok := s.byPath.Row(http.MethodGet, partnersPagePath); ok {
 		page := s.baseURL + partnersPagePath
 		links.Page = &page
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -69,7 +70,7 @@ type Server struct {
 	full    bool
 	build   string
 	routes  []Route      // the routes of this variant
-	byPath  routesByPath // s.routes by Echo route path, for the middleware
+	byPath  route.ByPath // s.routes by Echo route path, for the middleware
 
 	pingLimit *clientLimiter // POST /api/ping and submit_bundles, per client
 	now       func() time.Time
@@ -156,8 +157,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
 	s.admission = newAdmission(maxReadsInFlight)
-	s.routes = routesFor(s.routeTable(), s.full)
-	s.byPath = newRoutesByPath(s.routes)
+	s.routes = route.ForVariant(s.routeTable(), s.full)
+	s.byPath = route.NewByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
@@ -198,9 +199,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
-		e.Add(r.Method, r.echoPath(), r.Handler)
+		e.Add(r.Method, r.EchoPath(), r.Handler)
 		if r.Method == http.MethodGet {
-			e.Add(http.MethodHead, r.echoPath(), r.Handler)
+			e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 		}
 	}
 	s.echo = e

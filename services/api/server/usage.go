@@ -10,6 +10,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // Usage counting (contract 4.4): every request of a public surface answered
@@ -23,21 +24,6 @@ import (
 const (
 	smokeHeader = "X-House-Smoke"
 	smokeAgent  = "house-smoke"
-)
-
-// usageCounter is the usage counter a route's successful requests add to,
-// chosen on its row of the route table (Route.Usage). The zero value is no
-// choice: TestRouteDecisions refuses a row that leaves it unset, so a new
-// route is neither counted nor left out by accident.
-type usageCounter int
-
-const (
-	_             usageCounter = iota // unset: the row has not chosen
-	countedAsAPI                      // usage.API, and usage.APIAI or usage.APIMachine by caller
-	countedAsPage                     // usage.Page: the web page
-	countedAsDoc                      // usage.Doc: the documents for people and agents
-	countedAsMCP                      // usage.MCP: requests to the MCP server (tool calls count apart)
-	notCounted                        // the operations routes, and the health answer orchestrators poll
 )
 
 // isSmoke reports whether a request is test traffic: the X-House-Smoke
@@ -64,11 +50,11 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		if req.Method == http.MethodOptions || smoke {
 			return err
 		}
-		route, ok := s.byPath.row(req.Method, c.Path())
+		row, ok := s.byPath.Row(req.Method, c.Path())
 		if !ok {
 			return err
 		}
-		if route.Usage != notCounted {
+		if row.Usage != route.NotCounted {
 			s.countRequest(status)
 		}
 		if status >= 400 || req.Method == http.MethodHead {
@@ -77,10 +63,10 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
 			s.usage.Add(keyUsageMetric(k), 1)
 		}
-		switch route.Usage {
-		case countedAsMCP:
+		switch row.Usage {
+		case route.CountedAsMCP:
 			s.usage.Add(usage.MCP, 1)
-		case countedAsAPI:
+		case route.CountedAsAPI:
 			s.usage.Add(usage.API, 1)
 			switch callerOf(req.Header.Get("User-Agent")) {
 			case callerAI:
@@ -88,10 +74,10 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 			case callerMachine:
 				s.usage.Add(usage.APIMachine, 1)
 			}
-		case countedAsPage:
+		case route.CountedAsPage:
 			s.usage.Add(usage.Page, 1)
 			s.countVisitor(req)
-		case countedAsDoc:
+		case route.CountedAsDoc:
 			s.usage.Add(usage.Doc, 1)
 		}
 		return err
