@@ -52,7 +52,7 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 				}
 			}
 		}
-		for _, r := range route.ForVariant((*Server)(nil).routeTable(), full) {
+		for _, r := range route.ForVariant((&Server{}).routeTable(), full) {
 			fromTable = append(fromTable, r.Method+" "+r.Path+" | "+r.Summary)
 		}
 		slices.Sort(fromDoc)
@@ -63,7 +63,7 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 	}
 	// Full-only routes are exactly the operations marked in the embedded document.
 	full := loadContract(t, true).doc
-	for _, r := range (*Server)(nil).routeTable() {
+	for _, r := range (&Server{}).routeTable() {
 		op := full.Paths.Value(r.Path).GetOperation(r.Method)
 		_, marked := op.Extensions[variantKey]
 		if marked != r.Full {
@@ -103,7 +103,7 @@ func TestAPIIndex(t *testing.T) {
 				t.Errorf("mcp_tools %v, want %v", idx.MCPTools, wantTools)
 			}
 			var want []Endpoint
-			for _, r := range route.ForVariant((*Server)(nil).routeTable(), variant == config.VariantFull) {
+			for _, r := range route.ForVariant((&Server{}).routeTable(), variant == config.VariantFull) {
 				want = append(want, Endpoint{r.Method, r.Path, r.Summary})
 			}
 			if !slices.Equal(idx.Endpoints, want) {
@@ -235,7 +235,7 @@ func TestCORS(t *testing.T) {
 	t.Parallel()
 	for _, variant := range variants {
 		a := newAPI(t, variant)
-		for _, r := range route.ForVariant((*Server)(nil).routeTable(), variant == config.VariantFull) {
+		for _, r := range route.ForVariant((&Server{}).routeTable(), variant == config.VariantFull) {
 			path := strings.Replace(r.Path, "{id}", "no-such-id", 1)
 			// The contract transport checks Access-Control-Allow-Origin on
 			// every answer; here with and without an Origin header.

@@ -2,17 +2,15 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/usage"
-	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/operator"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -128,7 +126,7 @@ type Payments struct {
 // anonymous; one with a bearer token must carry the operator token (401
 // otherwise), and a token sent to a service that has none is a 503.
 func (s *Server) getMetrics(c echo.Context) error {
-	operator, err := s.operator(c.Request().Header.Get(echo.HeaderAuthorization))
+	isOperator, err := operator.Check(s.cfg.MetricsToken, c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil {
 		return err
 	}
@@ -138,31 +136,13 @@ func (s *Server) getMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if operator {
+	if isOperator {
 		if m.Payments, err = s.payments(c.Request().Context()); err != nil {
 			return err
 		}
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return respond.JSON(c, http.StatusOK, m)
-}
-
-// operator checks an Authorization header: false for none; true for the
-// operator token, as a Bearer credential; an error for anything else. The
-// comparison is pkg/ops's, the one River UI uses.
-func (s *Server) operator(authorization string) (bool, error) {
-	if authorization == "" {
-		return false, nil
-	}
-	bearer, _ := ops.BearerToken(authorization) // another scheme presents no token
-	switch err := ops.CheckToken(s.cfg.MetricsToken, bearer); {
-	case errors.Is(err, ops.ErrTokenNotConfigured):
-		return false, apierror.New(apierror.TokenNotConfigured,
-			"This service has no operator token configured; send no Authorization header for the public numbers.")
-	case err != nil:
-		return false, apierror.New(apierror.InvalidToken, "The token is not the operator token.")
-	}
-	return true, nil
 }
 
 // metrics reads the counters of the last metricsDays UTC days up to now.

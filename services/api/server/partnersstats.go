@@ -8,7 +8,7 @@ import "context"
 // publication it is only {publicado: false, link}, as the projection itself
 // then carries only its five keys.
 func (s *Server) partnersStats(ctx context.Context) (any, error) {
-	ex, err := s.vitrineExcerpt(ctx)
+	ex, err := s.vitrine.Excerpt(ctx)
 	if err != nil || !ex.Publicado {
 		return map[string]any{"publicado": false, "link": ex.Link}, err
 	}

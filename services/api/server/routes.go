@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
@@ -18,7 +19,7 @@ type Route = route.Route
 // on its route's row here.
 func (s *Server) routeTable() []Route {
 	tools := s.newMCPToolSet()
-	return []Route{
+	return slices.Concat([]Route{
 		{Method: http.MethodGet, Path: "/api/", Summary: "Self-described index of the API",
 			Handler: s.getAPIIndex, Usage: route.CountedAsAPI, Tool: tools.apiIndex},
 		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
@@ -61,14 +62,7 @@ func (s *Server) routeTable() []Route {
 			Handler: s.postCredito, Usage: route.CountedAsAPI},
 		{Method: http.MethodGet, Path: "/api/credito", Summary: "Balance and movements of a credit token", Full: true,
 			Handler: s.getCredito, Usage: route.CountedAsAPI},
-		{Method: http.MethodGet, Path: "/api/vitrine", Summary: "Public usage projection, published hourly by the collector", Full: true,
-			Handler: s.getVitrine, Usage: route.CountedAsAPI},
-		{Method: http.MethodGet, Path: "/api/vitrine/operador", Summary: "The collector's exact usage document (operator token)", Full: true,
-			Handler: s.getVitrineOperador, Usage: route.NotCounted},
-		{Method: http.MethodGet, Path: "/api/vitrine/painel", Summary: "Operator panel of the products the collector publishes (operator token)", Full: true,
-			Handler: s.getVitrinePainel, Usage: route.NotCounted},
-		{Method: http.MethodGet, Path: "/api/vitrine/cursores", Summary: "How far the collector has read each source (operator token)", Full: true,
-			Handler: s.getVitrineCursores, Usage: route.NotCounted},
+	}, s.vitrine.Routes(), []Route{
 		{Method: http.MethodGet, Path: "/api/auth/bootstrap", Summary: "CSRF token and view context of this browser and session", Full: true,
 			Handler: s.getBootstrap, Usage: route.NotCounted, Session: true},
 		{Method: http.MethodGet, Path: "/api/me", Summary: "The session's user", Full: true,
@@ -133,5 +127,5 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getOpenSearch, Usage: route.CountedAsDoc},
 		{Method: http.MethodGet, Path: "/assets/{name}", Summary: "Web page assets (style sheet, script, icon)",
 			Handler: s.getAsset, Usage: route.NotCounted},
-	}
+	})
 }

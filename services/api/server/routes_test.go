@@ -45,7 +45,7 @@ func undecided(rows []Route) []string {
 // requests count (a counter, or route.NotCounted), and each MCP tool sits on
 // exactly one row.
 func TestRouteDecisions(t *testing.T) {
-	rows := (*Server)(nil).routeTable()
+	rows := (&Server{}).routeTable()
 	for _, err := range undecided(rows) {
 		t.Error(err)
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
+	"github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -90,6 +91,7 @@ type Server struct {
 	// Full variant: the operator's partnership offer (PARTNERS_FILE) and
 	// the encoded answer of GET /api/partners.
 	partners      *partners.Offer
+	vitrine       *vitrine.Service // full variant: the usage projection and the operator's views
 	partnersCache partnersCache
 
 	// Answers computed once at start.
@@ -157,6 +159,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
 	s.admission = newAdmission(maxReadsInFlight)
+	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: now,
+		MetricsToken: opts.Config.MetricsToken, Collector: opts.Config.VitrineCollector})
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	vitrineapi "github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 )
@@ -189,7 +190,7 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	}
 
 	e.publish()
-	var op VitrineOperator
+	var op vitrineapi.OperatorDocument
 	resp, body := e.send("GET", paths[0], operator, nil)
 	if err := json.Unmarshal(body, &op); err != nil || resp.StatusCode != 200 || op.Operador == nil || op.AtualizadoEm == nil ||
 		*op.AtualizadoEm != *op.Operador.AtualizadoEm || op.Produto != "okf" {
@@ -241,7 +242,7 @@ func TestVitrineAbsentOnBase(t *testing.T) {
 func TestVitrineExcerpt(t *testing.T) {
 	t.Parallel()
 	e := newVitrineEnv(t, nil)
-	ex, err := e.server.vitrineExcerpt(t.Context())
+	ex, err := e.server.vitrine.Excerpt(t.Context())
 	if err != nil || ex.Publicado || ex.AtualizadoEm != nil || ex.Link != publicBase+"/api/vitrine" || ex.Uso30d != nil {
 		t.Fatalf("before publication: %+v %v", ex, err)
 	}
@@ -250,13 +251,13 @@ func TestVitrineExcerpt(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.publish()
-	ex, err = e.server.vitrineExcerpt(t.Context())
+	ex, err = e.server.vitrine.Excerpt(t.Context())
 	if err != nil || !ex.Publicado || ex.AtualizadoEm == nil || ex.Stale || ex.Uso30d == nil || *ex.Uso30d != 1200 || ex.Bundles == nil {
 		t.Fatalf("after publication: %+v %v", ex, err)
 	}
 	// GET /api/partners carries the excerpt once published.
 	var partners struct {
-		Stats VitrineExcerpt `json:"stats"`
+		Stats vitrineapi.Excerpt `json:"stats"`
 	}
 	e.get("/api/partners", 200, &partners)
 	if got := partners.Stats; !got.Publicado || got.Uso30d == nil || *got.Uso30d != 1200 || got.Link != publicBase+"/api/vitrine" {

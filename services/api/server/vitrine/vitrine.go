@@ -1,31 +1,69 @@
-package server
+// Package vitrine serves the full variant's public usage projection and
+// the operator's views of it (contract 2.8, 4.7): GET /api/vitrine and
+// /api/vitrine/{operador,painel,cursores}. The collector (the worker's
+// publish_vitrine job, pkg/vitrine) publishes the documents every hour
+// into Postgres; these handlers only read the latest publication. Nothing
+// here accepts numbers.
+package vitrine
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
-	"github.com/okfindex/okf-index/pkg/vitrine"
+	projection "github.com/okfindex/okf-index/pkg/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/operator"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
-// The public usage projection and the operator views (contract 2.8, 4.7;
-// full variant). The collector (the worker's publish_vitrine job,
-// pkg/vitrine) publishes the documents every hour into Postgres; these
-// handlers only read the latest publication. Nothing here accepts numbers.
+// Store is what the vitrine reads: the latest published document of a kind.
+type Store interface {
+	VitrineDocument(ctx context.Context, product, kind string) (doc store.VitrineDoc, ok bool, err error)
+}
+
+// Deps are what the vitrine's routes need.
+type Deps struct {
+	Store        Store
+	BaseURL      string           // PUBLIC_BASE_URL without a trailing slash
+	Now          func() time.Time // the clock of the stale flag
+	MetricsToken string           // the operator token
+	Collector    bool             // VITRINE_COLLECTOR: this service runs the collector
+}
+
+// Service answers the vitrine's routes.
+type Service struct{ d Deps }
+
+// New builds the vitrine of d.
+func New(d Deps) *Service { return &Service{d: d} }
+
+// Routes are the vitrine's rows of the route table.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodGet, Path: "/api/vitrine", Summary: "Public usage projection, published hourly by the collector", Full: true,
+			Handler: s.getVitrine, Usage: route.CountedAsAPI},
+		{Method: http.MethodGet, Path: "/api/vitrine/operador", Summary: "The collector's exact usage document (operator token)", Full: true,
+			Handler: s.getOperatorDocument, Usage: route.NotCounted},
+		{Method: http.MethodGet, Path: "/api/vitrine/painel", Summary: "Operator panel of the products the collector publishes (operator token)", Full: true,
+			Handler: s.getPanel, Usage: route.NotCounted},
+		{Method: http.MethodGet, Path: "/api/vitrine/cursores", Summary: "How far the collector has read each source (operator token)", Full: true,
+			Handler: s.getCursors, Usage: route.NotCounted},
+	}
+}
 
 // vitrineCache is the public projection's HTTP cache (contract 8).
 const vitrineCache = "public, max-age=900"
 
-// VitrineUnpublished is the projection before the first publication: the
+// Unpublished is the projection before the first publication: the
 // five keys of contract 2.8.
-type VitrineUnpublished struct {
+type Unpublished struct {
 	V            int     `json:"v"`
 	Produto      string  `json:"produto"`
 	Publicado    bool    `json:"publicado"`
@@ -36,7 +74,7 @@ type VitrineUnpublished struct {
 // getVitrine answers GET /api/vitrine: the latest published projection,
 // its stale flag set now, with a strong ETag of its bytes and a 15-minute
 // cache; a matching If-None-Match is a 304.
-func (s *Server) getVitrine(c echo.Context) error {
+func (s *Service) getVitrine(c echo.Context) error {
 	body, err := s.vitrineBody(c.Request().Context())
 	if err != nil {
 		return err
@@ -45,29 +83,29 @@ func (s *Server) getVitrine(c echo.Context) error {
 }
 
 // vitrineBody is the public projection as served now.
-func (s *Server) vitrineBody(ctx context.Context) ([]byte, error) {
+func (s *Service) vitrineBody(ctx context.Context) ([]byte, error) {
 	p, ok, err := s.publishedProjection(ctx, store.VitrinePublic)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return respond.Marshal(VitrineUnpublished{V: vitrine.Version, Produto: billing.ProductID})
+		return respond.Marshal(Unpublished{V: projection.Version, Produto: billing.ProductID})
 	}
 	return respond.Marshal(p)
 }
 
 // publishedProjection reads a published projection (public or operator)
 // and sets its stale flag from its age.
-func (s *Server) publishedProjection(ctx context.Context, kind string) (vitrine.Projection, bool, error) {
-	doc, ok, err := s.store.VitrineDocument(ctx, billing.ProductID, kind)
+func (s *Service) publishedProjection(ctx context.Context, kind string) (projection.Projection, bool, error) {
+	doc, ok, err := s.d.Store.VitrineDocument(ctx, billing.ProductID, kind)
 	if err != nil || !ok {
-		return vitrine.Projection{}, false, err
+		return projection.Projection{}, false, err
 	}
-	var p vitrine.Projection
+	var p projection.Projection
 	if err := json.Unmarshal(doc.Doc, &p); err != nil {
-		return vitrine.Projection{}, false, fmt.Errorf("server: published %s projection: %w", kind, err)
+		return projection.Projection{}, false, fmt.Errorf("vitrine: published %s projection: %w", kind, err)
 	}
-	p.Stale = s.now().Sub(doc.PublishedAt) > vitrine.StaleAfter
+	p.Stale = s.d.Now().Sub(doc.PublishedAt) > projection.StaleAfter
 	return p, true, nil
 }
 
@@ -78,32 +116,32 @@ func (s *Server) publishedProjection(ctx context.Context, kind string) (vitrine.
 // token_not_configured (GET /api/metrics's check, ops.CheckToken); the
 // operator token while the collector is off is a 503
 // collector_not_configured.
-func (s *Server) requireOperator(c echo.Context) error {
+func (s *Service) requireOperator(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	auth := c.Request().Header.Get(echo.HeaderAuthorization)
 	if auth == "" {
 		return apierror.New(apierror.InvalidToken, "This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>.")
 	}
-	if _, err := s.operator(auth); err != nil {
+	if _, err := operator.Check(s.d.MetricsToken, auth); err != nil {
 		return err
 	}
-	if !s.cfg.VitrineCollector {
+	if !s.d.Collector {
 		return apierror.New(apierror.CollectorNotConfigured,
 			"This service runs no collector (VITRINE_COLLECTOR=off), so there is nothing to show.")
 	}
 	return nil
 }
 
-// VitrineOperator is the answer of GET /api/vitrine/operador.
-type VitrineOperator struct {
-	Produto      string              `json:"produto"`
-	AtualizadoEm *string             `json:"atualizado_em"`
-	Operador     *vitrine.Projection `json:"operador"`
+// OperatorDocument is the answer of GET /api/vitrine/operador.
+type OperatorDocument struct {
+	Produto      string                 `json:"produto"`
+	AtualizadoEm *string                `json:"atualizado_em"`
+	Operador     *projection.Projection `json:"operador"`
 }
 
-// getVitrineOperador answers GET /api/vitrine/operador: the collector's
+// getOperatorDocument answers GET /api/vitrine/operador: the collector's
 // exact document; null before its first publication.
-func (s *Server) getVitrineOperador(c echo.Context) error {
+func (s *Service) getOperatorDocument(c echo.Context) error {
 	if err := s.requireOperator(c); err != nil {
 		return err
 	}
@@ -111,32 +149,32 @@ func (s *Server) getVitrineOperador(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := VitrineOperator{Produto: billing.ProductID}
+	out := OperatorDocument{Produto: billing.ProductID}
 	if ok {
 		out.AtualizadoEm, out.Operador = p.AtualizadoEm, &p
 	}
 	return respond.JSON(c, http.StatusOK, out)
 }
 
-// getVitrinePainel answers GET /api/vitrine/painel: {apps: []} before the
+// getPanel answers GET /api/vitrine/painel: {apps: []} before the
 // collector's first publication.
-func (s *Server) getVitrinePainel(c echo.Context) error {
+func (s *Service) getPanel(c echo.Context) error {
 	return s.operatorDocument(c, store.VitrinePanel, `{"apps":[]}`)
 }
 
-// getVitrineCursores answers GET /api/vitrine/cursores: {} before the
+// getCursors answers GET /api/vitrine/cursores: {} before the
 // collector's first publication.
-func (s *Server) getVitrineCursores(c echo.Context) error {
+func (s *Service) getCursors(c echo.Context) error {
 	return s.operatorDocument(c, store.VitrineCursors, `{}`)
 }
 
 // operatorDocument answers an operator route with the published document
 // of kind as it was stored, or empty before the first publication.
-func (s *Server) operatorDocument(c echo.Context, kind, empty string) error {
+func (s *Service) operatorDocument(c echo.Context, kind, empty string) error {
 	if err := s.requireOperator(c); err != nil {
 		return err
 	}
-	doc, ok, err := s.store.VitrineDocument(c.Request().Context(), billing.ProductID, kind)
+	doc, ok, err := s.d.Store.VitrineDocument(c.Request().Context(), billing.ProductID, kind)
 	if err != nil {
 		return err
 	}
@@ -147,10 +185,10 @@ func (s *Server) operatorDocument(c echo.Context, kind, empty string) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
-// VitrineExcerpt is a few numbers of the public projection with its link,
+// Excerpt is a few numbers of the public projection with its link,
 // for documents that cite it (GET /api/partners's stats). Before the first
 // publication publicado is false and the numbers are null.
-type VitrineExcerpt struct {
+type Excerpt struct {
 	Publicado    bool    `json:"publicado"`
 	AtualizadoEm *string `json:"atualizado_em"`
 	Stale        bool    `json:"stale"`
@@ -162,10 +200,10 @@ type VitrineExcerpt struct {
 	Link         string  `json:"link"`          // PUBLIC_BASE_URL/api/vitrine
 }
 
-// vitrineExcerpt reads the latest public projection into an excerpt (the
+// Excerpt reads the latest public projection into an excerpt (the
 // rounded public numbers, never the operator's).
-func (s *Server) vitrineExcerpt(ctx context.Context) (VitrineExcerpt, error) {
-	out := VitrineExcerpt{Link: s.baseURL + "/api/vitrine"}
+func (s *Service) Excerpt(ctx context.Context) (Excerpt, error) {
+	out := Excerpt{Link: s.d.BaseURL + "/api/vitrine"}
 	p, ok, err := s.publishedProjection(ctx, store.VitrinePublic)
 	if err != nil || !ok {
 		return out, err
