@@ -54,8 +54,7 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getPricing, Usage: route.CountedAsAPI, Tool: tools.pricing},
 		{Method: http.MethodGet, Path: "/api/billing", Summary: "How to pay: x402 configuration and prepaid credit", Full: true,
 			Handler: s.getBilling, Usage: route.CountedAsAPI, Tool: tools.billing},
-		{Method: http.MethodGet, Path: "/api/partners", Summary: "The partnership offer: placements, prices, sponsors, how to propose", Full: true,
-			Handler: s.getPartners, Usage: route.CountedAsAPI},
+	}, s.partners.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
 			Handler: s.postContact, Usage: route.CountedAsAPI},
 		{Method: http.MethodPost, Path: "/api/credito", Summary: "Buy prepaid credit with x402", Full: true,

@@ -28,11 +28,12 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
-	"github.com/okfindex/okf-index/pkg/partners"
+	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
 	"github.com/okfindex/okf-index/services/api/server/vitrine"
@@ -88,11 +89,10 @@ type Server struct {
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
 
-	// Full variant: the operator's partnership offer (PARTNERS_FILE) and
-	// the encoded answer of GET /api/partners.
-	partners      *partners.Offer
-	vitrine       *vitrine.Service // full variant: the usage projection and the operator's views
-	partnersCache partnersCache
+	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
+	offer    *offer.Offer
+	partners *partners.Service
+	vitrine  *vitrine.Service // full variant: the usage projection and the operator's views
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -142,7 +142,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: accounts: %w", err)
 		}
 		// A bad offer file stops the start, naming the file and the field.
-		if s.partners, err = partners.Load(opts.Config.PartnersFile); err != nil {
+		if s.offer, err = offer.Load(opts.Config.PartnersFile); err != nil {
 			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
@@ -161,6 +161,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s.admission = newAdmission(maxReadsInFlight)
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: now,
 		MetricsToken: opts.Config.MetricsToken, Collector: opts.Config.VitrineCollector})
+	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: now, Billing: s.billing,
+		Vitrine: s.vitrine, HasRoute: func(method, path string) bool {
+			_, ok := s.byPath.Row(method, path)
+			return ok
+		}})
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
 	if s.mcp, err = s.newMCPHandler(log); err != nil {
