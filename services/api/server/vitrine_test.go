@@ -14,9 +14,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
-	vitrineapi "github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	vitrineapi "github.com/okfindex/okf-index/services/api/server/vitrine"
 )
 
 // vitrineEnv is a full API with an operator token, a controlled clock and
