@@ -22,6 +22,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -199,10 +200,10 @@ func checkFormTS(ts int64, now time.Time) error {
 
 // agentOf recognises the agent of a request: its API key, else its client.
 func agentOf(c echo.Context) string {
-	if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
+	if k, ok := caller.APIKey(c); ok {
 		return "key:" + k.ID
 	}
-	return "ip:" + clientFrom(c.Request().Context()).String()
+	return "ip:" + caller.Client(c.Request().Context()).String()
 }
 
 // postContact answers POST /api/contact [full only].
@@ -240,7 +241,7 @@ func (s *Server) verifyHuman(ctx context.Context, req ContactRequest, now time.T
 	if err := checkFormTS(*req.FormTS, now); err != nil {
 		return err
 	}
-	ok, err := s.captcha.Verify(ctx, *req.CaptchaResponse, clientFrom(ctx).Addr().String())
+	ok, err := s.captcha.Verify(ctx, *req.CaptchaResponse, caller.Client(ctx).Addr().String())
 	if errors.Is(err, captcha.ErrUnavailable) {
 		return apierror.New(apierror.ContactUnavailable, "The captcha could not be verified now; retry later.")
 	}

@@ -68,19 +68,6 @@ func FuzzParseSearch(f *testing.F) {
 	})
 }
 
-// FuzzClientOf: the client address behind a trusted proxy header.
-func FuzzClientOf(f *testing.F) {
-	f.Add("203.0.113.7:1", "198.51.100.1, 192.0.2.9", true)
-	f.Add("[2001:db8::1]:443", "", false)
-	f.Add("x", "2001:db8::1%eth0", true)
-	f.Fuzz(func(t *testing.T, peer, header string, trusted bool) {
-		p := clientOf(peer, []string{header}, trusted)
-		if p.IsValid() && p.Bits() != 32 && p.Bits() != 64 {
-			t.Fatalf("clientOf(%q, %q) = %s: not a /32 or /64", peer, header, p)
-		}
-	})
-}
-
 // FuzzRefusalError: the JSON-RPC error made from an SDK refusal and the
 // body it refused.
 func FuzzRefusalError(f *testing.F) {

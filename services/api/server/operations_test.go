@@ -194,7 +194,7 @@ func TestUsageCounting(t *testing.T) {
 }
 
 func TestCallerOf(t *testing.T) {
-	for ua, want := range map[string]caller{
+	for ua, want := range map[string]callerKind{
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36":            callerBrowser,
 		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile Safari/604.1":                callerBrowser,
 		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)": callerAI,

@@ -20,6 +20,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -70,7 +71,7 @@ func (s *Server) postPing(c echo.Context) error {
 // submit validates a submission body and records and queues it; POST
 // /api/ping and the submit_bundles tool both answer with it.
 func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
-	if ok, wait := s.pingLimit.allow(clientFrom(ctx)); !ok {
+	if ok, wait := s.pingLimit.allow(caller.Client(ctx)); !ok {
 		return wire.PingAck{}, apierror.New(apierror.RateLimited, fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.cfg.PingRatePerMinute, respond.RetryAfterSeconds(wait))).After(wait)
 	}
 	sub, err := parsePing(body)

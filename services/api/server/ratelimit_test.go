@@ -14,34 +14,6 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
-func TestClientOf(t *testing.T) {
-	tests := []struct {
-		peer    string
-		header  []string
-		trusted bool
-		want    string
-	}{
-		{"203.0.113.7:5555", nil, false, "203.0.113.7/32"},
-		{"[2001:db8:1:2:3:4:5:6]:443", nil, false, "2001:db8:1:2::/64"},
-		{"[::ffff:203.0.113.7]:1", nil, false, "203.0.113.7/32"},
-		// Not trusted: a client's own header is ignored.
-		{"203.0.113.7:5555", []string{"198.51.100.1"}, false, "203.0.113.7/32"},
-		// Trusted: the last entry, the one the proxy appended.
-		{"10.0.0.2:5555", []string{"198.51.100.1, 192.0.2.9"}, true, "192.0.2.9/32"},
-		{"10.0.0.2:5555", []string{"1.1.1.1", "192.0.2.9"}, true, "192.0.2.9/32"},
-		{"10.0.0.2:5555", []string{"2001:db8::1"}, true, "2001:db8::/64"},
-		// A header that holds no address falls back to the peer.
-		{"10.0.0.2:5555", []string{"unknown"}, true, "10.0.0.2/32"},
-		{"10.0.0.2:5555", nil, true, "10.0.0.2/32"},
-		{"garbage", nil, false, "invalid Prefix"},
-	}
-	for _, tc := range tests {
-		if got := clientOf(tc.peer, tc.header, tc.trusted).String(); got != tc.want {
-			t.Errorf("clientOf(%q, %q, %v) = %s, want %s", tc.peer, tc.header, tc.trusted, got, tc.want)
-		}
-	}
-}
-
 func TestClientLimiter(t *testing.T) {
 	clk := clocktest.New(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
 	l := newClientLimiter(6, clk.Now) // one every 10 s, burst 6

@@ -33,6 +33,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -205,7 +206,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HTTPErrorHandler = respond.Error
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
-	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
+	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.EchoPath(), r.Handler)

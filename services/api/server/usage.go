@@ -7,9 +7,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/clientreport"
-	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
@@ -60,7 +60,7 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		if status >= 400 || req.Method == http.MethodHead {
 			return err
 		}
-		if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
+		if k, ok := caller.APIKey(c); ok {
 			s.usage.Add(keyUsageMetric(k), 1)
 		}
 		switch row.Usage {
@@ -103,16 +103,16 @@ func (s *Server) countVisitor(req *http.Request) {
 	if callerOf(ua) != callerBrowser {
 		return
 	}
-	s.usage.AddVisitor(clientFrom(req.Context()), clientreport.UAFamily(ua))
+	s.usage.AddVisitor(caller.Client(req.Context()), clientreport.UAFamily(ua))
 }
 
-// caller is who a request comes from, as far as its User-Agent tells.
-type caller int
+// callerKind is who a request comes from, as far as its User-Agent tells.
+type callerKind int
 
 const (
-	callerBrowser caller = iota // a person's browser
-	callerAI                    // an AI agent or AI crawler
-	callerMachine               // any other program
+	callerBrowser callerKind = iota // a person's browser
+	callerAI                        // an AI agent or AI crawler
+	callerMachine                   // any other program
 )
 
 // aiAgents are User-Agent tokens of AI agents and AI crawlers, lowercase.
@@ -126,7 +126,7 @@ var aiAgents = []string{
 // callerOf classifies a User-Agent: an AI agent when it names one, a
 // browser when it is a Mozilla-style string that does not say bot,
 // crawler or spider, and a machine otherwise (curl, SDKs, scripts).
-func callerOf(ua string) caller {
+func callerOf(ua string) callerKind {
 	ua = strings.ToLower(ua)
 	for _, a := range aiAgents {
 		if strings.Contains(ua, a) {
