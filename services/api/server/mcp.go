@@ -45,26 +45,21 @@ const mcpInstructions = "OKF Index is a public, free search index of OKF (Open K
 	"REST endpoints and documents, and submit_bundles to submit the bundle roots of a domain you control " +
 	"(IndexNow key file). No account and no quota."
 
-// mcpTool is one tool of the MCP server, placed on the row of the REST
-// route it mirrors (Route.Tool): it calls the same function as the route,
-// and takes its schemas from the route's operation in api/openapi.json.
-type mcpTool struct {
-	tool *mcp.Tool
-	call func(ctx context.Context, args map[string]any) (any, error)
-}
-
-// mcpToolSet holds every tool of both variants, for the route table to
-// place each on its route's row; tools/list answers them in the order of
-// their rows. TestRouteDecisions checks that each is placed exactly once.
+// mcpToolSet holds the tools of the routes this package still serves, for
+// the route table to place each on its route's row (a capability package
+// defines its tools on its own rows); tools/list answers every tool in the
+// order of their rows. TestRouteDecisions checks that each is placed
+// exactly once. A tool calls the same function as its route and takes its
+// schemas from the route's operation in api/openapi.json.
 type mcpToolSet struct {
-	apiIndex, searchBundles, getBundle, indexStats, submitBundles, pricing, billing *route.Tool
+	APIIndex, SearchBundles, GetBundle, IndexStats, SubmitBundles *route.Tool
 }
 
 // newMCPToolSet defines the tools. Schemas are filled in by newMCPHandler.
 func (s *Server) newMCPToolSet() mcpToolSet {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	return mcpToolSet{
-		apiIndex: &route.Tool{Def: &mcp.Tool{
+		APIIndex: &route.Tool{Def: &mcp.Tool{
 			Name:  "api_index",
 			Title: "Describe the index",
 			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
@@ -72,7 +67,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"Takes no arguments.",
 			Annotations: read,
 		}, Call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
-		searchBundles: &route.Tool{Def: &mcp.Tool{
+		SearchBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "search_bundles",
 			Title: "Search OKF bundles",
 			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
@@ -91,7 +86,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			}
 			return toolAnswer(s.searchEncoded(ctx, q))
 		}},
-		getBundle: &route.Tool{Def: &mcp.Tool{
+		GetBundle: &route.Tool{Def: &mcp.Tool{
 			Name:  "get_bundle",
 			Title: "Get one bundle's card",
 			Description: "Fetch one bundle's card by its id (the id of a search_bundles item): name, tagline, " +
@@ -105,7 +100,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			}
 			return toolAnswer(s.cardEncoded(ctx, id))
 		}},
-		indexStats: &route.Tool{Def: &mcp.Tool{
+		IndexStats: &route.Tool{Def: &mcp.Tool{
 			Name:  "index_stats",
 			Title: "Index statistics",
 			Description: "Count the live bundles in total and by origin, okf_version and repository language " +
@@ -113,7 +108,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"The same JSON as GET /api/stats. Takes no arguments.",
 			Annotations: read,
 		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
-		submitBundles: &route.Tool{Def: &mcp.Tool{
+		SubmitBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "submit_bundles",
 			Title: "Submit a domain's bundles (IndexNow)",
 			Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
@@ -129,21 +124,6 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 			}
 			return s.submit(ctx, body)
 		}},
-		pricing: &route.Tool{Def: &mcp.Tool{
-			Name:  "pricing",
-			Title: "Prices and quota",
-			Description: "What is free and what is paid on this deployment, with list prices in USD and how to pay. " +
-				"The same JSON as GET /api/pricing. Takes no arguments.",
-			Annotations: read,
-		}, Call: func(context.Context, map[string]any) (any, error) { return s.pricing(), nil }},
-		billing: &route.Tool{Def: &mcp.Tool{
-			Name:  "billing",
-			Title: "Payment configuration",
-			Description: "How to pay on this deployment: the x402 payment configuration (network, asset, receiving " +
-				"address, facilitator) and where to buy prepaid credit, with the pricing and quota. The same JSON as " +
-				"GET /api/billing. Takes no arguments.",
-			Annotations: read,
-		}, Call: func(context.Context, map[string]any) (any, error) { return s.billingDocument(), nil }},
 	}
 }
 

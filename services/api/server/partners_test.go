@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	partnersapi "github.com/okfindex/okf-index/services/api/server/partners"
 )
 
@@ -256,7 +257,7 @@ func TestPartnersPaymentLive(t *testing.T) {
 		pay.EIP681 == nil || *pay.EIP681 != "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address="+testPayTo {
 		t.Fatalf("payment %+v", pay)
 	}
-	var b Billing
+	var b billing.Billing
 	a.get("/api/billing", 200, &b)
 	if b.Payment.Network != pay.Rede || int64(b.Payment.ChainID) != pay.ChainID || *b.Payment.PayTo != *pay.PayTo {
 		t.Fatalf("partners payment %+v disagrees with billing %+v", pay, b.Payment)

@@ -102,7 +102,7 @@ func paymentHeader(version int) string {
 }
 
 // buy buys a credit package with an x402 payment of the given version.
-func (r *payRig) buy(usdN, version int) CreditPurchase {
+func (r *payRig) buy(usdN, version int) billing.CreditPurchase {
 	r.t.Helper()
 	path := fmt.Sprintf("/api/credito?usd=%d", usdN)
 	req := r.offer(r.send(http.MethodPost, path, nil, nil))
@@ -117,20 +117,20 @@ func (r *payRig) buy(usdN, version int) CreditPurchase {
 	if resp.Header.Get(respHeader) == "" || resp.Header.Get("Cache-Control") != "no-store" {
 		r.t.Fatalf("purchase headers %v", resp.Header)
 	}
-	var p CreditPurchase
+	var p billing.CreditPurchase
 	if err := json.Unmarshal(body, &p); err != nil {
 		r.t.Fatal(err)
 	}
 	return p
 }
 
-func (r *payRig) balance(token string) CreditBalanceAnswer {
+func (r *payRig) balance(token string) billing.CreditBalanceAnswer {
 	r.t.Helper()
 	resp, body := r.send(http.MethodGet, "/api/credito", nil, map[string]string{"Authorization": "Bearer " + token})
 	if resp.StatusCode != 200 {
 		r.t.Fatalf("balance: %d %s", resp.StatusCode, body)
 	}
-	var b CreditBalanceAnswer
+	var b billing.CreditBalanceAnswer
 	_ = json.Unmarshal(body, &b)
 	return b
 }

@@ -16,7 +16,7 @@ func TestPricingAndBilling(t *testing.T) {
 		"PUBLIC_BASE_URL": publicBase, "VARIANT": config.VariantFull,
 		"X402_NETWORK": "base", "X402_PAY_TO": "0x1111111111111111111111111111111111111111", "X402_MODE": "live",
 	})
-	var p Pricing
+	var p billing.Pricing
 	a.get("/api/pricing", 200, &p)
 	if p.Product != billing.ProductID || p.Pricing != publicBase+"/api/pricing" || p.Billing != publicBase+"/api/billing" ||
 		p.APIIndex != publicBase+"/api/" || len(p.Quota.Free) == 0 || len(p.Quota.Paid) == 0 {
@@ -26,7 +26,7 @@ func TestPricingAndBilling(t *testing.T) {
 		t.Errorf("contact price %q, want 0.10", p.Quota.Paid[0].PriceUSD)
 	}
 
-	var b Billing
+	var b billing.Billing
 	body := a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Provider != "x402" || pay.Mode != "live" || pay.Network != "base" || pay.ChainID != 8453 ||
@@ -62,7 +62,7 @@ func TestPricingAndBilling(t *testing.T) {
 func TestPricingDevDefaults(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantFull)
-	var b Billing
+	var b billing.Billing
 	a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Mode != "dev" || !pay.Dev || pay.Network != "base-sepolia" || pay.ChainID != 84532 || pay.PayTo != nil ||

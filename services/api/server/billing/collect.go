@@ -16,13 +16,15 @@ import (
 )
 
 // Store is what billing needs of the store: the claim of a payment before
-// it settles, the mark of one that failed, and the contact outbox with its
-// backoff.
+// it settles, the mark of one that failed, the contact outbox with its
+// backoff, and prepaid credit.
 type Store interface {
 	ClaimPayment(ctx context.Context, p store.Payment) (int64, error)
 	FailPayment(ctx context.Context, id int64) error
 	QueueContact(ctx context.Context, m store.ContactMessage, pay store.ContactPayment, now time.Time, enqueue store.ContactEnqueueFunc) (int64, error)
 	RefuseContact(ctx context.Context, agent string, now time.Time) (wait time.Duration, throttled bool, err error)
+	BuyCredit(ctx context.Context, paymentID int64, transaction string, tokenSHA256 []byte) error
+	CreditBalance(ctx context.Context, tokenSHA256 []byte) (store.CreditBalance, error)
 }
 
 // Collected is an x402 payment claimed (its nonce recorded) and settled,

@@ -1,4 +1,4 @@
-package server
+package billing
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -73,11 +72,11 @@ type Credit struct {
 	Header string `json:"header"`
 }
 
-// pricing is the document of GET /api/pricing.
-func (s *Server) pricing() Pricing {
+// Pricing is the document of GET /api/pricing.
+func (s *Service) Pricing() Pricing {
 	day := "UTC day"
 	return Pricing{
-		Product: billing.ProductID,
+		Product: ProductID,
 		Quota: Quota{
 			Free: []FreeQuota{
 				{OQue: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limite: "unlimited"},
@@ -85,7 +84,7 @@ func (s *Server) pricing() Pricing {
 				{OQue: "agent contact messages (POST /api/contact)", Limite: "1"},
 			},
 			Paid: append([]PaidPrice{
-				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: billing.USD(billing.ContactPriceMicros)},
+				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: USD(ContactPriceMicros)},
 			}, creditPrices()...),
 			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
 				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
@@ -97,29 +96,29 @@ func (s *Server) pricing() Pricing {
 	}
 }
 
-// billing is the document of GET /api/billing.
-func (s *Server) billingDocument() Billing {
-	net := s.billing.Network()
+// Document is the document of GET /api/billing.
+func (s *Service) Document() Billing {
+	net := s.Network()
 	var payTo, faucet *string
-	if address, ok := s.billing.PayTo(); ok {
+	if address, ok := s.PayTo(); ok {
 		payTo = &address
 	}
 	if net.Faucet != "" {
 		faucet = &net.Faucet
 	}
 	return Billing{
-		Pricing: s.pricing(),
+		Pricing: s.Pricing(),
 		Payment: PaymentConfig{
 			Provider: "x402",
-			Mode:     string(s.billing.Mode()),
-			Network:  s.billing.NetworkName(),
+			Mode:     string(s.Mode()),
+			Network:  s.NetworkName(),
 			ChainID:  int(net.ChainID),
 			PayTo:    payTo,
 			// homolog: the loop closes with test USDC; dev_gate: no test
 			// credential exists in this service (package billing).
-			Homolog:      s.billing.Testnet(),
-			Dev:          s.billing.Mode() == billing.Dev,
-			Facilitator:  s.billing.FacilitatorURL(),
+			Homolog:      s.Testnet(),
+			Dev:          s.Mode() == Dev,
+			Facilitator:  s.FacilitatorURL(),
 			Asset:        "USDC",
 			AssetAddress: net.USDC,
 			Faucet:       faucet,
@@ -128,25 +127,25 @@ func (s *Server) billingDocument() Billing {
 				"metamask":        "https://metamask.io/",
 			},
 		},
-		Credit: Credit{URL: s.baseURL + "/api/credito", Header: billing.CreditHeader},
+		Credit: Credit{URL: s.baseURL + "/api/credito", Header: CreditHeader},
 	}
 }
 
 // getPricing answers GET /api/pricing [full only].
-func (s *Server) getPricing(c echo.Context) error {
-	return respond.JSON(c, http.StatusOK, s.pricing())
+func (s *Service) getPricing(c echo.Context) error {
+	return respond.JSON(c, http.StatusOK, s.Pricing())
 }
 
 // getBilling answers GET /api/billing [full only].
-func (s *Server) getBilling(c echo.Context) error {
-	return respond.JSON(c, http.StatusOK, s.billingDocument())
+func (s *Service) getBilling(c echo.Context) error {
+	return respond.JSON(c, http.StatusOK, s.Document())
 }
 
 // creditPrices lists the credit packages as paid items.
 func creditPrices() []PaidPrice {
 	var out []PaidPrice
-	for _, n := range billing.CreditPackagesUSD {
-		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: billing.USD(n * 1_000_000)})
+	for _, n := range CreditPackagesUSD {
+		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: USD(n * 1_000_000)})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package server
+package billing
 
 import (
 	"errors"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -46,15 +45,15 @@ type CreditMovText struct {
 	Em          string `json:"em"`
 }
 
-// postCredito answers POST /api/credito?usd=1|5|10|25 [full only].
-func (s *Server) postCredito(c echo.Context) error {
-	billing.ExposeHeaders(c.Response().Header())
+// postCredit answers POST /api/credito?usd=1|5|10|25 [full only].
+func (s *Service) postCredit(c echo.Context) error {
+	ExposeHeaders(c.Response().Header())
 	raw := c.QueryParam("usd")
 	usdN, err := strconv.ParseInt(raw, 10, 64)
 	valid := err == nil
 	if valid {
 		valid = false
-		for _, p := range billing.CreditPackagesUSD {
+		for _, p := range CreditPackagesUSD {
 			valid = valid || p == usdN
 		}
 	}
@@ -62,54 +61,54 @@ func (s *Server) postCredito(c echo.Context) error {
 		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25.").At("usd")
 	}
 	micros := usdN * 1_000_000
-	req := s.billing.Offer("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+billing.USD(micros)+" USD")
-	paid, present, err := s.billing.Collect(c.Request().Context(), c.Request().Header, req, billing.ProductID)
+	req := s.Offer("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+USD(micros)+" USD")
+	paid, present, err := s.Collect(c.Request().Context(), c.Request().Header, req, ProductID)
 	if err != nil {
 		return err
 	}
 	if !present {
-		return s.billing.PaymentNeeded(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
+		return s.PaymentNeeded(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
 	}
-	token := billing.NewCreditToken()
-	if err := s.store.BuyCredit(c.Request().Context(), paid.ID, paid.Transaction, billing.CreditHash(token)); err != nil {
+	token := NewCreditToken()
+	if err := s.store.BuyCredit(c.Request().Context(), paid.ID, paid.Transaction, CreditHash(token)); err != nil {
 		return err
 	}
 	paid.SetReceipt(c.Response().Header())
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, CreditPurchase{
 		Token:    token,
-		SaldoUSD: billing.USD(micros),
+		SaldoUSD: USD(micros),
 		Guarde:   "Keep this token now: it is shown once and cannot be recovered; whoever holds it spends the credit.",
 		Usar:     "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
 		SaldoEm:  s.baseURL + "/api/credito",
 	})
 }
 
-// getCredito answers GET /api/credito [full only]: the balance of the
+// getCredit answers GET /api/credito [full only]: the balance of the
 // presented token, never the token.
-func (s *Server) getCredito(c echo.Context) error {
-	token, ok := billing.CreditToken(c.Request().Header)
+func (s *Service) getCredit(c echo.Context) error {
+	token, ok := CreditToken(c.Request().Header)
 	if !ok {
-		return billing.InvalidCredit("Present the credit token: Authorization: Bearer cred_... or X-Credito.")
+		return InvalidCredit("Present the credit token: Authorization: Bearer cred_... or X-Credito.")
 	}
-	if len(token) != billing.CreditTokenLen || !strings.HasPrefix(token, billing.CreditPrefix) {
-		return billing.InvalidCredit("The credit token is unknown.")
+	if len(token) != CreditTokenLen || !strings.HasPrefix(token, CreditPrefix) {
+		return InvalidCredit("The credit token is unknown.")
 	}
-	b, err := s.store.CreditBalance(c.Request().Context(), billing.CreditHash(token))
+	b, err := s.store.CreditBalance(c.Request().Context(), CreditHash(token))
 	if errors.Is(err, store.ErrCreditUnknown) {
-		return billing.InvalidCredit("The credit token is unknown.")
+		return InvalidCredit("The credit token is unknown.")
 	}
 	if err != nil {
 		return err
 	}
-	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: billing.USD(b.BalanceMicros),
+	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: USD(b.BalanceMicros),
 		CriadoEm: b.CreatedAt.UTC().Format(time.RFC3339), Movimentos: []CreditMovText{}}
 	for _, m := range b.Movements {
 		tipo := "credito"
 		if m.Kind == "debit" {
 			tipo = "debito"
 		}
-		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: billing.USD(m.AmountMicros),
+		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: USD(m.AmountMicros),
 			Produto: m.Product, Recurso: m.Resource, Em: m.At.UTC().Format(time.RFC3339)})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
