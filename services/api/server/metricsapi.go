@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,30 +23,6 @@ const metricsDays = 30
 // a public route must not turn each request into a database read. Counts
 // reach the database about once a second anyway (pkg/usage).
 const metricsTTL = time.Second
-
-// metricsCache holds the last reading of the counters. Callers that find it
-// stale wait for one of them to read again (the lock is held across the
-// read), so a burst costs one query.
-type metricsCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	last Metrics
-}
-
-// get returns the cached reading, or a fresh one from read when stale.
-func (mc *metricsCache) get(ctx context.Context, read func(context.Context) (Metrics, error)) (Metrics, error) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if !mc.at.IsZero() && time.Since(mc.at) < metricsTTL {
-		return mc.last, nil
-	}
-	m, err := read(ctx)
-	if err != nil {
-		return Metrics{}, err
-	}
-	mc.at, mc.last = time.Now(), m
-	return m, nil
-}
 
 // Metrics is the answer of GET /api/metrics.
 type Metrics struct {
@@ -130,7 +105,7 @@ func (s *Server) getMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.metricsCache.get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
+	m, err := s.metricsCache.Get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
 		return s.metrics(ctx, time.Now())
 	})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/billing"
@@ -17,9 +16,7 @@ const testMetricsToken = "op-token-0123456789"
 // counters' cache.
 func (a *testAPI) operatorMetrics() Metrics {
 	a.t.Helper()
-	a.server.metricsCache.mu.Lock()
-	a.server.metricsCache.at = time.Time{}
-	a.server.metricsCache.mu.Unlock()
+	a.server.metricsCache.Forget()
 	resp, body := a.do(http.MethodGet, "/api/metrics", http.Header{"Authorization": {"Bearer " + testMetricsToken}})
 	if resp.StatusCode != 200 {
 		a.t.Fatalf("metrics: %d %s", resp.StatusCode, body)

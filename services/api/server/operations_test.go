@@ -48,9 +48,7 @@ func (a *testAPI) metricsNow() Metrics {
 	if err := a.server.usage.Flush(a.t.Context()); err != nil {
 		a.t.Fatal(err)
 	}
-	a.server.metricsCache.mu.Lock()
-	a.server.metricsCache.at = time.Time{}
-	a.server.metricsCache.mu.Unlock()
+	a.server.metricsCache.Forget()
 	var m Metrics
 	a.get("/api/metrics", 200, &m)
 	return m

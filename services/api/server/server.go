@@ -30,6 +30,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/logging"
 	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
@@ -81,7 +82,7 @@ type Server struct {
 	mcp          http.Handler // POST /mcp
 	mcpListed    []*mcp.Tool  // the tools as tools/list reports them, for the server card
 	usage        *usage.Counter
-	metricsCache metricsCache // GET /api/metrics
+	metricsCache *ttlcache.Cache[Metrics] // GET /api/metrics
 	reports      *clientreport.Reporter
 	accounts     *accounts          // full variant: sessions, CSRF, API keys
 	billing      *billing.Service   // x402 payments, prices, and how a contact is paid
@@ -155,6 +156,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s.now = now
+	s.metricsCache = ttlcache.New[Metrics](metricsTTL, nil)
 	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

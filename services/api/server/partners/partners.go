@@ -16,12 +16,12 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	offer "github.com/okfindex/okf-index/pkg/partners"
+	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -43,11 +43,11 @@ type Deps struct {
 // Service answers GET /api/partners.
 type Service struct {
 	d     Deps
-	cache bodyCache
+	cache *ttlcache.Cache[encodedBody] // the encoded answer, for bodyTTL
 }
 
 // New builds the partners route of d.
-func New(d Deps) *Service { return &Service{d: d} }
+func New(d Deps) *Service { return &Service{d: d, cache: ttlcache.New[encodedBody](bodyTTL, d.Now)} }
 
 // Routes are the partners' rows of the route table.
 func (s *Service) Routes() []route.Route {
@@ -217,38 +217,18 @@ type encodedBody struct {
 	validators respond.Validators
 }
 
-// bodyCache keeps the encoded answer for bodyTTL. Callers that
-// find it stale wait for one of them to build it again (the lock is held
-// across the build), so a burst builds once.
-type bodyCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	last encodedBody
-}
-
-func (pc *bodyCache) get(now time.Time, build func() ([]byte, error)) (encodedBody, error) {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	if pc.last.body != nil && now.Sub(pc.at) < bodyTTL && !now.Before(pc.at) {
-		return pc.last, nil
-	}
-	b, err := build()
-	if err != nil {
-		return encodedBody{}, err
-	}
-	pc.at, pc.last = now, encodedBody{body: b, validators: respond.StrongValidatorsOf(b)}
-	return pc.last, nil
-}
-
 // getPartners answers GET /api/partners [full only].
 func (s *Service) getPartners(c echo.Context) error {
-	now := s.d.Now()
-	e, err := s.cache.get(now, func() ([]byte, error) {
-		doc, err := s.document(c.Request().Context(), now)
+	e, err := s.cache.Get(c.Request().Context(), func(ctx context.Context) (encodedBody, error) {
+		doc, err := s.document(ctx, s.d.Now())
 		if err != nil {
-			return nil, err
+			return encodedBody{}, err
 		}
-		return respond.Marshal(doc)
+		b, err := respond.Marshal(doc)
+		if err != nil {
+			return encodedBody{}, err
+		}
+		return encodedBody{body: b, validators: respond.StrongValidatorsOf(b)}, nil
 	})
 	if err != nil {
 		return err
