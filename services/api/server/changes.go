@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -55,24 +56,24 @@ func parseChanges(rawQuery string) (changesQuery, error) {
 	if err != nil {
 		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	if since, ok := r.scalar("since", false); ok {
-		if r.maxLen("since", since, maxSinceLen) {
+	r := query.Reader{Vals: vals}
+	if since, ok := r.Scalar("since", false); ok {
+		if r.MaxLen("since", since, maxSinceLen) {
 			c, ok := decodeChangeCursor(since)
 			if !ok {
-				r.fail(apierror.Parameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
+				r.Fail(apierror.Parameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
 			}
 			q.after = c
 		}
 	}
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, changesMaxLimit)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, changesMaxLimit)
 		if !valid || n < 1 {
-			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
 		}
 		q.limit = n
 	}
-	return q, r.err
+	return q, r.Err()
 }
 
 // encodeChangeCursor writes a cursor: the prefix, then base64url of the

@@ -10,6 +10,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -56,29 +57,29 @@ func parsePingStatus(rawQuery string) (pingStatusQuery, error) {
 	if err != nil {
 		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	raw, _ := r.scalar("host", false)
-	if r.err != nil {
-		return q, r.err
+	r := query.Reader{Vals: vals}
+	raw, _ := r.Scalar("host", false)
+	if r.Err() != nil {
+		return q, r.Err()
 	}
 	host, ok := normalizeHost(raw)
 	if !ok {
 		return q, apierror.New(apierror.InvalidHost, "host must be a domain name (no scheme, port, path or IP address).").At("host")
 	}
 	q.host = host
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, store.MaxPingStatus)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, store.MaxPingStatus)
 		if !valid || n < 1 {
-			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxPingStatus, store.MaxPingStatus))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxPingStatus, store.MaxPingStatus))
 		}
 		q.limit = n
 	}
-	if cursor, ok := r.scalar("cursor", false); ok {
+	if cursor, ok := r.Scalar("cursor", false); ok {
 		n, err := strconv.ParseInt(cursor, 10, 64)
 		if err != nil || n < 1 {
-			r.fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
+			r.Fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = n
 	}
-	return q, r.err
+	return q, r.Err()
 }

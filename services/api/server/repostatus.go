@@ -15,6 +15,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -65,10 +66,10 @@ func parseRepoStatus(rawQuery string) (repoStatusQuery, error) {
 	if err != nil {
 		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	raw, ok := r.scalar("repo", false)
-	if r.err != nil {
-		return q, r.err
+	r := query.Reader{Vals: vals}
+	raw, ok := r.Scalar("repo", false)
+	if r.Err() != nil {
+		return q, r.Err()
 	}
 	if !ok {
 		return q, apierror.New(apierror.InvalidRepo, "repo is required: the repository written owner/repo, as in ?repo=octo-org/handbook.").At("repo")
@@ -77,20 +78,20 @@ func parseRepoStatus(rawQuery string) (repoStatusQuery, error) {
 		return q, apierror.New(apierror.InvalidRepo, msg).At("repo")
 	}
 	q.repo = strings.ToLower(raw)
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, store.MaxOwnerStatus)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, store.MaxOwnerStatus)
 		if !valid || n < 1 {
-			r.fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxOwnerStatus, store.MaxOwnerStatus))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxOwnerStatus, store.MaxOwnerStatus))
 		}
 		q.limit = n
 	}
-	if cursor, ok := r.scalar("cursor", false); ok {
+	if cursor, ok := r.Scalar("cursor", false); ok {
 		if len(cursor) > maxStatusCursor || strings.ContainsFunc(cursor, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			r.fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
+			r.Fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = cursor
 	}
-	return q, r.err
+	return q, r.Err()
 }
 
 // validRepoName checks owner/repo against GitHub's naming rules and returns
