@@ -52,7 +52,7 @@ const mcpInstructions = "OKF Index is a public, free search index of OKF (Open K
 // exactly once. A tool calls the same function as its route and takes its
 // schemas from the route's operation in api/openapi.json.
 type mcpToolSet struct {
-	APIIndex, SearchBundles, GetBundle, IndexStats, SubmitBundles *route.Tool
+	APIIndex, SearchBundles, GetBundle, IndexStats *route.Tool
 }
 
 // newMCPToolSet defines the tools. Schemas are filled in by newMCPHandler.
@@ -108,22 +108,6 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"The same JSON as GET /api/stats. Takes no arguments.",
 			Annotations: read,
 		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
-		SubmitBundles: &route.Tool{Def: &mcp.Tool{
-			Name:  "submit_bundles",
-			Title: "Submit a domain's bundles (IndexNow)",
-			Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
-				"key file https://<host>/<key>.txt (or keyLocation on the same host) whose body is the key; then call " +
-				"with urlList (1 to 100 https URLs on host ending in .md), host and key. The answer only queues the " +
-				"URLs (estado pendente): the key file is checked later and each root is published when it matches. " +
-				"At most 200 URLs per host per UTC day. GET /api/ping/status?host=<host> shows the outcome.",
-			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)},
-		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
-			body, err := json.Marshal(args)
-			if err != nil {
-				return nil, err
-			}
-			return s.submit(ctx, body)
-		}},
 	}
 }
 

@@ -36,10 +36,7 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getChanges, Usage: route.CountedAsAPI, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/feed.atom", Summary: "The newest changes as an Atom feed",
 			Handler: s.getFeedAtom, Usage: route.CountedAsDoc, ReadsIndex: true},
-		{Method: http.MethodPost, Path: "/api/ping", Summary: "Submit bundle roots of a domain (IndexNow)",
-			Handler: s.postPing, Usage: route.CountedAsAPI, Tool: tools.SubmitBundles},
-		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
-			Handler: s.getPingStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
+	}, s.ping.Routes(), []Route{
 		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
 			Handler: s.getRepoStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",

@@ -36,6 +36,7 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/partners"
+	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
 	"github.com/okfindex/okf-index/services/api/server/vitrine"
@@ -76,8 +77,7 @@ type Server struct {
 	routes  []Route      // the routes of this variant
 	byPath  route.ByPath // s.routes by Echo route path, for the middleware
 
-	pingLimit *clientLimiter // POST /api/ping and submit_bundles, per client
-	now       func() time.Time
+	now func() time.Time
 
 	mcp          http.Handler // POST /mcp
 	mcpListed    []*mcp.Tool  // the tools as tools/list reports them, for the server card
@@ -95,6 +95,7 @@ type Server struct {
 	offer    *offer.Offer
 	partners *partners.Service
 	vitrine  *vitrine.Service // full variant: the usage projection and the operator's views
+	ping     *ping.Service    // submissions of bundle roots and their outcome
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -160,20 +161,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
 	s.admission = newAdmission(maxReadsInFlight)
-	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: now,
-		MetricsToken: opts.Config.MetricsToken, Collector: opts.Config.VitrineCollector})
-	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: now, Billing: s.billing,
-		Vitrine: s.vitrine, HasRoute: func(method, path string) bool {
-			_, ok := s.byPath.Row(method, path)
-			return ok
-		}})
-	s.routes = route.ForVariant(s.routeTable(), s.full)
-	s.byPath = route.NewByPath(s.routes)
-	if s.mcp, err = s.newMCPHandler(log); err != nil {
-		return nil, fmt.Errorf("server: mcp: %w", err)
-	}
 	if st != nil {
 		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
 		if err != nil {
@@ -184,6 +172,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
 		}
+	}
+	s.buildCapabilities(st, opts.Config)
+	s.routes = route.ForVariant(s.routeTable(), s.full)
+	s.byPath = route.NewByPath(s.routes)
+	if s.mcp, err = s.newMCPHandler(log); err != nil {
+		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 
 	if s.web, err = web.New(); err != nil {
@@ -243,3 +237,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 // ErrorBody is the JSON body of every error answer, named here for the
 // fault rig (services/faults), which reads it as server.ErrorBody.
 type ErrorBody = wire.ErrorBody
+
+// buildCapabilities builds the capability packages whose rows the route
+// table joins, each with the narrow part of the store it uses.
+func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
+	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
+		PingRatePerMinute: cfg.PingRatePerMinute})
+	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
+		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
+	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,
+		Vitrine: s.vitrine, HasRoute: func(method, path string) bool {
+			_, ok := s.byPath.Row(method, path)
+			return ok
+		}})
+}

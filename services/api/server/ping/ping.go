@@ -1,4 +1,10 @@
-package server
+// Package ping takes submissions of bundle roots (POST /api/ping, IndexNow,
+// and the submit_bundles MCP tool) and says what became of them (GET
+// /api/ping/status). A submission is validated, then recorded and queued
+// in one transaction with its verify_ping job; nothing is fetched here,
+// the worker verifies the key. Each client is held to a rate per minute
+// and each host to a daily cap.
+package ping
 
 import (
 	"bytes"
@@ -11,10 +17,14 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -22,7 +32,64 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
+
+// Store is what the ping routes read and write.
+type Store interface {
+	AcceptPing(ctx context.Context, host, key string, urls []string, enqueue store.EnqueueFunc) ([]store.PingURL, error)
+	PingStatuses(ctx context.Context, host string, limit int, after int64) (store.PingStatusPage, error)
+}
+
+// Jobs inserts a job in a transaction (River's insert-only client).
+type Jobs interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Deps are what the ping routes need.
+type Deps struct {
+	Store             Store
+	Jobs              Jobs
+	BaseURL           string           // PUBLIC_BASE_URL without a trailing slash
+	Now               func() time.Time // the clock of the per-client limit and the daily cap
+	PingRatePerMinute int              // PING_RATE_PER_MINUTE, per client
+}
+
+// Service answers the ping routes.
+type Service struct {
+	d     Deps
+	limit *clientLimiter
+}
+
+// New builds the ping routes of d.
+func New(d Deps) *Service {
+	return &Service{d: d, limit: newClientLimiter(d.PingRatePerMinute, d.Now)}
+}
+
+// Routes are the ping routes' rows, the submit_bundles tool on POST's.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodPost, Path: "/api/ping", Summary: "Submit bundle roots of a domain (IndexNow)",
+			Handler: s.postPing, Usage: route.CountedAsAPI, Tool: &route.Tool{Def: &mcp.Tool{
+				Name:  "submit_bundles",
+				Title: "Submit a domain's bundles (IndexNow)",
+				Description: "Submit the bundle roots of a domain you control, as POST /api/ping does. First serve the " +
+					"key file https://<host>/<key>.txt (or keyLocation on the same host) whose body is the key; then call " +
+					"with urlList (1 to 100 https URLs on host ending in .md), host and key. The answer only queues the " +
+					"URLs (estado pendente): the key file is checked later and each root is published when it matches. " +
+					"At most 200 URLs per host per UTC day. GET /api/ping/status?host=<host> shows the outcome.",
+				Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)},
+			}, Call: func(ctx context.Context, args map[string]any) (any, error) {
+				body, err := json.Marshal(args)
+				if err != nil {
+					return nil, err
+				}
+				return s.submit(ctx, body)
+			}}},
+		{Method: http.MethodGet, Path: "/api/ping/status", Summary: "What became of a host's submissions",
+			Handler: s.getPingStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
+	}
+}
 
 // maxPingBody caps the body of POST /api/ping: 100 URLs of several hundred
 // characters fit with room to spare.
@@ -53,7 +120,7 @@ type pingSubmission struct {
 // postPing answers POST /api/ping: it validates the submission, and records
 // and queues it in one transaction (the URL rows, the daily count and the
 // verify_ping job). Nothing is fetched here; the worker verifies the key.
-func (s *Server) postPing(c echo.Context) error {
+func (s *Service) postPing(c echo.Context) error {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxPingBody+1))
 	if err != nil {
 		return apierror.New(apierror.InvalidBody, "The body could not be read.")
@@ -70,22 +137,22 @@ func (s *Server) postPing(c echo.Context) error {
 
 // submit validates a submission body and records and queues it; POST
 // /api/ping and the submit_bundles tool both answer with it.
-func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
-	if ok, wait := s.pingLimit.allow(caller.Client(ctx)); !ok {
-		return wire.PingAck{}, apierror.New(apierror.RateLimited, fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.cfg.PingRatePerMinute, respond.RetryAfterSeconds(wait))).After(wait)
+func (s *Service) submit(ctx context.Context, body []byte) (wire.PingAck, error) {
+	if ok, wait := s.limit.allow(caller.Client(ctx)); !ok {
+		return wire.PingAck{}, apierror.New(apierror.RateLimited, fmt.Sprintf("This client sent more than %d submissions in a minute; retry in %s s.", s.d.PingRatePerMinute, respond.RetryAfterSeconds(wait))).After(wait)
 	}
 	sub, err := parsePing(body)
 	if err != nil {
 		return wire.PingAck{}, err
 	}
-	_, err = s.store.AcceptPing(ctx, sub.host, sub.key, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
-		_, err := s.jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
+	_, err = s.d.Store.AcceptPing(ctx, sub.host, sub.key, sub.urls, func(ctx context.Context, tx pgx.Tx, urls []store.PingURL) error {
+		_, err := s.d.Jobs.InsertTx(ctx, tx, jobs.VerifyPingArgs{
 			Host: sub.host, Key: sub.key, KeyLocation: sub.keyLocation, URLs: urls,
 		}, nil)
 		return err
 	})
 	if errors.Is(err, store.ErrPingDailyCap) {
-		wait := untilNextUTCDay(s.now())
+		wait := untilNextUTCDay(s.d.Now())
 		return wire.PingAck{}, apierror.New(apierror.DailyCapReached, fmt.Sprintf("This submission would take %s past %d URLs this UTC day; nothing was queued.", sub.host, store.PingDailyCap)).At("urlList").After(wait)
 	}
 	if err != nil {
@@ -98,7 +165,7 @@ func (s *Server) submit(ctx context.Context, body []byte) (wire.PingAck, error) 
 		Recebidos: len(sub.urls),
 		ChaveEm:   sub.keyLocation,
 		Mensagem:  "The URLs are queued; each is published once the key file at chave_em holds the key, and GET /api/ping/status shows the outcome.",
-		APIIndex:  s.baseURL + "/api/",
+		APIIndex:  s.d.BaseURL + "/api/",
 	}, nil
 }
 

@@ -1,4 +1,4 @@
-package server
+package ping
 
 import (
 	"net/netip"

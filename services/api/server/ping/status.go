@@ -1,4 +1,4 @@
-package server
+package ping
 
 import (
 	"net/http"
@@ -27,18 +27,18 @@ type pingStatusQuery struct {
 // verification is retried), publicado (with its bundle id) or rejeitado
 // (with the reason); never a key. next links the following page. An
 // unknown host has an empty list.
-func (s *Server) getPingStatus(c echo.Context) error {
+func (s *Service) getPingStatus(c echo.Context) error {
 	q, err := parsePingStatus(c.QueryString())
 	if err != nil {
 		return err
 	}
-	page, err := s.store.PingStatuses(c.Request().Context(), q.host, q.limit, q.cursor)
+	page, err := s.d.Store.PingStatuses(c.Request().Context(), q.host, q.limit, q.cursor)
 	if err != nil {
 		return err
 	}
 	out := wire.PingStatusPage{Host: q.host, Items: page.Items}
 	if page.Next != 0 {
-		next := s.baseURL + "/api/ping/status?" + url.Values{"host": {q.host}, "limit": {strconv.Itoa(q.limit)},
+		next := s.d.BaseURL + "/api/ping/status?" + url.Values{"host": {q.host}, "limit": {strconv.Itoa(q.limit)},
 			"cursor": {strconv.FormatInt(page.Next, 10)}}.Encode()
 		out.Next = &next
 	}
