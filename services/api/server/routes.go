@@ -36,9 +36,7 @@ func (s *Server) routeTable() []Route {
 			Handler: s.getChanges, Usage: route.CountedAsAPI, ReadsIndex: true},
 		{Method: http.MethodGet, Path: "/feed.atom", Summary: "The newest changes as an Atom feed",
 			Handler: s.getFeedAtom, Usage: route.CountedAsDoc, ReadsIndex: true},
-	}, s.ping.Routes(), []Route{
-		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
-			Handler: s.getRepoStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
+	}, s.ping.Routes(), s.repoStatus.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
 			Handler: s.postVisit, Usage: route.NotCounted, LogPathOnly: true},
 		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",

@@ -37,6 +37,7 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
+	"github.com/okfindex/okf-index/services/api/server/repostatus"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
 	"github.com/okfindex/okf-index/services/api/server/vitrine"
@@ -92,10 +93,11 @@ type Server struct {
 	stopped      chan struct{}      // closed when both loops have ended
 
 	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
-	offer    *offer.Offer
-	partners *partners.Service
-	vitrine  *vitrine.Service // full variant: the usage projection and the operator's views
-	ping     *ping.Service    // submissions of bundle roots and their outcome
+	offer      *offer.Offer
+	partners   *partners.Service
+	vitrine    *vitrine.Service    // full variant: the usage projection and the operator's views
+	ping       *ping.Service       // submissions of bundle roots and their outcome
+	repoStatus *repostatus.Service // what the sweep made of a repository
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -243,6 +245,7 @@ type ErrorBody = wire.ErrorBody
 func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
+	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
 	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,

@@ -1,6 +1,10 @@
-package server
+// Package repostatus answers GET /api/status?repo=owner/repo: what the
+// GitHub sweep made of every index.md of a repository at its latest read,
+// and when it will read it next.
+package repostatus
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -17,7 +21,33 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/query"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
+
+// Store is what the route reads.
+type Store interface {
+	RepoStatus(ctx context.Context, repo, after string, limit int) (store.RepoStatus, error)
+}
+
+// Service answers GET /api/status.
+type Service struct {
+	store   Store
+	baseURL string           // PUBLIC_BASE_URL without a trailing slash
+	now     func() time.Time // the clock of the next read
+}
+
+// New builds the route on st.
+func New(st Store, baseURL string, now func() time.Time) *Service {
+	return &Service{store: st, baseURL: baseURL, now: now}
+}
+
+// Routes is the route's row.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
+			Handler: s.getRepoStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
+	}
+}
 
 // repoStatusQuery is a validated query of GET /api/status.
 type repoStatusQuery struct {
@@ -35,7 +65,7 @@ const maxStatusCursor = 1024
 // read next. An unknown repository is a 200 with known false and a message
 // that says how discovery finds repositories (as GET /api/ping/status
 // answers an unknown host with an empty list).
-func (s *Server) getRepoStatus(c echo.Context) error {
+func (s *Service) getRepoStatus(c echo.Context) error {
 	q, err := parseRepoStatus(c.QueryString())
 	if err != nil {
 		return err
