@@ -60,7 +60,7 @@ func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 	if d.x402, err = respond.Marshal(s.x402Manifest()); err != nil {
 		return nil, err
 	}
-	if d.serverCard, err = respond.Marshal(s.serverCard(s.mcpListed)); err != nil {
+	if d.serverCard, err = respond.Marshal(s.serverCard(s.mcp.Listed)); err != nil {
 		return nil, err
 	}
 	d.llms = api.Expand(api.LLMs, s.baseURL)
@@ -153,4 +153,9 @@ func (s *Server) securityTxt(now time.Time) string {
 		"Preferred-Languages: en, pt\n" +
 		"Canonical: " + s.baseURL + "/.well-known/security.txt\n" +
 		"Policy: " + s.baseURL + "/okf/sobre.md\n"
+}
+
+// getOpenAPI answers GET /openapi.json with the document computed at start.
+func (s *Server) getOpenAPI(c echo.Context) error {
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.openAPIJSON)
 }

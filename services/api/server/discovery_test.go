@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
@@ -47,7 +48,7 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 		for path, item := range doc.Paths.Map() {
 			for method, op := range item.Operations() {
 				fromDoc = append(fromDoc, method+" "+path+" | "+op.Summary)
-				if _, marked := op.Extensions[variantKey]; marked && !full {
+				if _, marked := op.Extensions[openapi.VariantKey]; marked && !full {
 					t.Errorf("%s: %s %s still marked full-only", variant, method, path)
 				}
 			}
@@ -65,11 +66,11 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 	full := loadContract(t, true).doc
 	for _, r := range (&Server{}).routeTable() {
 		op := full.Paths.Value(r.Path).GetOperation(r.Method)
-		_, marked := op.Extensions[variantKey]
+		_, marked := op.Extensions[openapi.VariantKey]
 		if marked != r.Full {
 			t.Errorf("%s %s: Full %v, document mark %v", r.Method, r.Path, r.Full, marked)
 		}
-		if noCORS := op.Extensions[corsKey] == false; noCORS != r.Session {
+		if noCORS := op.Extensions[openapi.CORSKey] == false; noCORS != r.Session {
 			t.Errorf("%s %s: Session %v, document x-cors false %v", r.Method, r.Path, r.Session, noCORS)
 		}
 	}
@@ -177,7 +178,7 @@ func TestOpenAPIServed(t *testing.T) {
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
 				t.Fatalf("status %d content-type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
-			want, _ := publishedOpenAPI(publicBase, full)
+			want, _ := openapi.Published(publicBase, full)
 			if string(body) != string(want) {
 				t.Error("served document differs from the published one")
 			}

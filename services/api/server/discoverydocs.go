@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // agentCard is the agent card (contract 4.3) at /agent.json and
@@ -14,8 +15,8 @@ import (
 func (s *Server) agentCard() map[string]any {
 	mcpURL := s.baseURL + "/mcp"
 	var skills []map[string]any
-	for _, t := range s.mcpTools() {
-		if t.full && !s.full {
+	for _, t := range mcpserver.Tools(s.routeTable()) {
+		if t.Full && !s.full {
 			continue
 		}
 		skills = append(skills, map[string]any{

@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // getDoc fetches a document, checks status 200 and its content type, and
@@ -79,7 +80,7 @@ func TestAgentCard(t *testing.T) {
 			}
 			skills = append(skills, s.ID)
 		}
-		if want := (&Server{full: variant == config.VariantFull}).mcpToolNames(); !slices.Equal(skills, want) {
+		if want := mcpserver.ToolNames((&Server{}).routeTable(), variant == config.VariantFull); !slices.Equal(skills, want) {
 			t.Errorf("%s: skills %v, want the MCP tools %v", variant, skills, want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/labstack/echo/v4"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
@@ -68,7 +69,7 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
 			Handler: s.postIdentityEvent, Usage: route.NotCounted, IgnoresAPIKey: true},
 		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
-			Handler: s.serveMCP, Usage: route.CountedAsMCP},
+			Handler: func(c echo.Context) error { return s.mcp.Serve(c) }, Usage: route.CountedAsMCP},
 		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",
 			Handler: s.getOpenAPI, Usage: route.CountedAsDoc},
 		{Method: http.MethodGet, Path: "/llms.txt", Summary: "llms.txt: the service for language models",

@@ -19,7 +19,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -35,6 +34,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
@@ -80,8 +81,7 @@ type Server struct {
 
 	now func() time.Time
 
-	mcp          http.Handler // POST /mcp
-	mcpListed    []*mcp.Tool  // the tools as tools/list reports them, for the server card
+	mcp          *mcpserver.Server // POST /mcp
 	usage        *usage.Counter
 	metricsCache *ttlcache.Cache[Metrics] // GET /api/metrics
 	reports      *clientreport.Reporter
@@ -178,7 +178,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s.buildCapabilities(st, opts.Config)
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
-	if s.mcp, err = s.newMCPHandler(log); err != nil {
+	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Build: build, BaseURL: s.baseURL,
+		Log: log, ToolCalled: s.countToolCall}); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 
@@ -194,7 +195,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.healthJSON, err = respond.Marshal(health{OK: true, App: AppName, Build: build}); err != nil {
 		return nil, err
 	}
-	if s.openAPIJSON, err = publishedOpenAPI(s.baseURL, s.full); err != nil {
+	if s.openAPIJSON, err = openapi.Published(s.baseURL, s.full); err != nil {
 		return nil, fmt.Errorf("server: openapi document: %w", err)
 	}
 

@@ -139,3 +139,11 @@ func callerOf(ua string) callerKind {
 	}
 	return callerMachine
 }
+
+// countToolCall counts an MCP tool call, unless it is test traffic (h is
+// the call's request headers, nil outside HTTP).
+func (s *Server) countToolCall(h http.Header) {
+	if !isSmoke(h) {
+		s.usage.Add(usage.MCPTool, 1)
+	}
+}
