@@ -43,6 +43,9 @@ type ContactPayment struct {
 	PaymentID int64  // a claimed x402 payment, settled in the transaction
 	Tx        string // the x402 settlement's transaction
 	Free      bool   // the agent's free first message, claimed in the transaction
+	// EndsBackoff clears the agent's refusals and wait in the transaction
+	// (the caller decides which messages do: package billing's paid ones).
+	EndsBackoff bool
 }
 
 // ContactEnqueueFunc inserts the send job of message id in tx.
@@ -83,8 +86,7 @@ func (s *Store) QueueContact(ctx context.Context, m ContactMessage, pay ContactP
 			}
 			paymentID = &pay.PaymentID
 		}
-		if m.Agent != "" && !pay.Free {
-			// A paid message ends the agent's backoff.
+		if pay.EndsBackoff {
 			if _, err := tx.Exec(ctx, `
 				INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2)
 				ON CONFLICT (agent) DO UPDATE SET refusals = 0, blocked_until = NULL`, m.Agent, now); err != nil {

@@ -290,9 +290,9 @@ func isHex(s string, n int) bool {
 	return true
 }
 
-// Nonce is the payment's replay key: network and nonce of its signed
-// authorization, lowercased (one EIP-3009 nonce spends once per payer and
-// token; across payers the nonce is random 32 bytes).
+// Nonce is the payment's replay key: payer and nonce of its signed
+// authorization, "from:nonce", lowercased (one EIP-3009 nonce spends once
+// per payer and token; across payers the nonce is random 32 bytes).
 func (p Payment) Nonce() string {
 	return strings.ToLower(p.Payload.Authorization.From + ":" + p.Payload.Authorization.Nonce)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // User is the current user of GET /api/me (contract 2.8).
@@ -45,7 +47,7 @@ func (s *Server) getMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]User{"user": {
+	return respond.JSON(c, http.StatusOK, map[string]User{"user": {
 		IdentityID: sess.IdentityID, SessionID: sess.SessionID, ProductID: sess.ProductID, Audience: sess.Audience,
 		AuthTime: sess.AuthTime.Format(time.RFC3339), Methods: sess.Methods, MFAState: sess.MFAState,
 	}})
@@ -65,7 +67,7 @@ func (s *Server) getProfile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]ProfileBody{"profile": {
+	return respond.JSON(c, http.StatusOK, map[string]ProfileBody{"profile": {
 		Name: p.Name, Locale: p.Locale, TimeZone: p.TimeZone, Theme: p.Theme, Revision: p.Revision,
 	}})
 }
@@ -85,7 +87,7 @@ func (s *Server) getAvatar(c echo.Context) error {
 	}
 	b, err := s.store.Avatar(c.Request().Context(), sess.IdentityID)
 	if errors.Is(err, store.ErrNoAvatar) || (err == nil && identity.CheckPicture(b) != nil) {
-		return notFound("Your account has no picture.")
+		return apierror.New(apierror.NotFound, "Your account has no picture.")
 	}
 	if err != nil {
 		return err
@@ -118,5 +120,5 @@ func (s *Server) postLogout(c echo.Context) error {
 	}
 	clearCookie(c, sessionCookie)
 	clearCookie(c, csrfCookie)
-	return writeJSON(c, http.StatusOK, okAnswer{OK: true})
+	return respond.JSON(c, http.StatusOK, okAnswer{OK: true})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // accountEnv is a full API that trusts a local identity stand-in. Every
@@ -168,7 +169,7 @@ func (b *browser) post(path, body string, edit ...func(http.Header)) (*http.Resp
 // wantError checks an error answer's status and name.
 func wantError(t *testing.T, what string, resp *http.Response, body []byte, status int, name string) {
 	t.Helper()
-	var e ErrorBody
+	var e wire.ErrorBody
 	if resp.StatusCode != status || json.Unmarshal(body, &e) != nil || e.Error != name || e.Message == "" {
 		t.Errorf("%s: %d %s, want %d %s", what, resp.StatusCode, body, status, name)
 	}

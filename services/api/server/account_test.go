@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // The session's user, profile and keys; no cookie is invalid_session; and
@@ -53,12 +54,12 @@ func TestSessionReads(t *testing.T) {
 		t.Errorf("keys: %d %s", resp.StatusCode, body)
 	}
 	resp, body = b.get("/api/account/avatar")
-	wantError(t, "avatar, none", resp, body, 404, errNotFound)
+	wantError(t, "avatar, none", resp, body, 404, apierror.NotFound)
 	resp, body = b.get("/api/account/avatar?user=id-2")
-	wantError(t, "avatar of another", resp, body, 400, errInvalidRequest)
+	wantError(t, "avatar of another", resp, body, 400, apierror.InvalidRequest)
 	for _, p := range []string{"/api/me", "/api/account/profile", "/api/account/keys", "/api/account/avatar"} {
 		resp, body := e.browser("").get(p)
-		wantError(t, p+" without a session", resp, body, 401, errInvalidSession)
+		wantError(t, p+" without a session", resp, body, 401, apierror.InvalidSession)
 	}
 }
 
@@ -95,7 +96,7 @@ func TestSessionSecurity(t *testing.T) {
 	}
 	for name, tok := range cases {
 		resp, body := e.browser(e.secret(tok)).get("/api/me")
-		wantError(t, name, resp, body, 401, errInvalidSession)
+		wantError(t, name, resp, body, 401, apierror.InvalidSession)
 	}
 	resp, _ := e.browser(good).get("/api/me")
 	if resp.StatusCode != 200 {
@@ -114,14 +115,14 @@ func TestAuthUnavailable(t *testing.T) {
 	b := e.browser(e.session("id-1"))
 	for _, p := range []string{"/api/me", "/api/account/profile", "/api/account/keys", "/api/account/avatar", "/api/auth/bootstrap"} {
 		resp, body := b.get(p)
-		wantError(t, p, resp, body, 503, errAuthUnavailable)
+		wantError(t, p, resp, body, 503, apierror.AuthUnavailable)
 		if len(resp.Cookies()) != 0 {
 			t.Errorf("%s: cookies set %v", p, resp.Header.Values("Set-Cookie"))
 		}
 	}
 	b.csrfCookie = "x"
 	resp, body := b.post("/api/auth/logout", "{}")
-	wantError(t, "logout", resp, body, 503, errAuthUnavailable)
+	wantError(t, "logout", resp, body, 503, apierror.AuthUnavailable)
 	if len(resp.Cookies()) != 0 {
 		t.Errorf("logout cleared cookies: %v", resp.Header.Values("Set-Cookie"))
 	}
@@ -173,11 +174,11 @@ func TestBootstrap(t *testing.T) {
 		t.Errorf("context %s", ctx)
 	}
 	resp, body = e.browser("").get("/api/auth/bootstrap?x=1")
-	wantError(t, "a query", resp, body, 400, errInvalidRequest)
+	wantError(t, "a query", resp, body, 400, apierror.InvalidRequest)
 	resp, body = e.send("GET", "/api/auth/bootstrap", http.Header{"Origin": {"https://evil.example"}}, nil)
-	wantError(t, "another origin", resp, body, 403, errInvalidOrigin)
+	wantError(t, "another origin", resp, body, 403, apierror.InvalidOrigin)
 	resp, body = e.send("GET", "/api/auth/bootstrap", http.Header{"Sec-Fetch-Site": {"cross-site"}}, nil)
-	wantError(t, "cross-site", resp, body, 403, errInvalidOrigin)
+	wantError(t, "cross-site", resp, body, 403, apierror.InvalidOrigin)
 }
 
 // A write needs this service's exact Origin, a same-origin fetch, and the
@@ -202,7 +203,7 @@ func TestWriteChecks(t *testing.T) {
 		"two Origins":        func(h http.Header) { h.Add("Origin", "https://evil.example") },
 	} {
 		resp, rb := b.post(create, body, edit)
-		wantError(t, name, resp, rb, 403, errInvalidOrigin)
+		wantError(t, name, resp, rb, 403, apierror.InvalidOrigin)
 	}
 	for name, edit := range map[string]func(http.Header){
 		"no token":                      func(h http.Header) { h.Del(csrfHeader) },
@@ -214,10 +215,10 @@ func TestWriteChecks(t *testing.T) {
 		"another browser's CSRF cookie": func(h http.Header) { h.Set("Cookie", sessionCookie+"="+b.session+"; "+csrfCookie+"="+other.csrfCookie) },
 	} {
 		resp, rb := b.post(create, body, edit)
-		wantError(t, name, resp, rb, 403, errInvalidCSRF)
+		wantError(t, name, resp, rb, 403, apierror.InvalidCSRF)
 	}
 	resp, rb := e.browser("").bootstrap().post(create, body)
-	wantError(t, "no session", resp, rb, 401, errInvalidSession)
+	wantError(t, "no session", resp, rb, 401, apierror.InvalidSession)
 	resp, rb = b.post(create, body)
 	if resp.StatusCode != 200 {
 		t.Fatalf("the same-origin write: %d %s", resp.StatusCode, rb)

@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"testing"
+
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // The body decoders of the key writes never panic, and accept or refuse
@@ -14,12 +16,12 @@ func FuzzKeyBodies(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in, err := parseKeyCreate(b)
-		checkFuzzError(t, err, errInvalidRequest, errInvalidKeyName, errInvalidOrganization)
+		checkFuzzError(t, err, apierror.InvalidRequest, apierror.InvalidKeyName, apierror.InvalidOrganization)
 		if err == nil && !validKeyName(in.name) {
 			t.Fatalf("accepted name %q", in.name)
 		}
 		_, err = parseKeyRevoke(b)
-		checkFuzzError(t, err, errInvalidRequest, errInvalidKeyID)
+		checkFuzzError(t, err, apierror.InvalidRequest, apierror.InvalidKeyID)
 	})
 }
 
@@ -27,14 +29,14 @@ func checkFuzzError(t *testing.T, err error, names ...string) {
 	if err == nil {
 		return
 	}
-	var ae *apiError
+	var ae *apierror.Error
 	if !errors.As(err, &ae) {
 		t.Fatalf("not an API error: %v", err)
 	}
 	for _, n := range names {
-		if ae.body.Error == n {
+		if ae.Body.Error == n {
 			return
 		}
 	}
-	t.Fatalf("error name %q, want one of %v", ae.body.Error, names)
+	t.Fatalf("error name %q, want one of %v", ae.Body.Error, names)
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // maxReadsInFlight bounds the requests of ReadsIndex routes served at once.
@@ -33,21 +35,21 @@ func (a *admission) admit() (release func(), err error) {
 	case a.slots <- struct{}{}:
 		return func() { <-a.slots }, nil
 	default:
-		return nil, overloaded() // handleError adds Retry-After
+		return nil, overloaded()
 	}
 }
 
 // middleware admits a request of a ReadsIndex route when a slot is free,
 // and refuses it otherwise; other routes pass untouched, and so do Cached
 // ones, whose handlers admit their misses (searchcache.go).
-func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
+func (a *admission) middleware(routes route.ByPath) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			method := c.Request().Method
 			if method == http.MethodHead {
 				method = http.MethodGet
 			}
-			if row, ok := routes.row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
+			if row, ok := routes.Row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
 				return next(c)
 			}
 			release, err := a.admit()
@@ -58,4 +60,11 @@ func (a *admission) middleware(routes routesByPath) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// overloaded is the 503 of a read refused because maxReadsInFlight reads
+// are being served; the error handler adds Retry-After, as to every 503.
+func overloaded() error {
+	return apierror.New(apierror.Unavailable,
+		"The index is answering as many reads as it can at once; retry after Retry-After seconds.")
 }

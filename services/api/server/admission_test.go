@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // TestAdmission: with every slot taken, a read of a ReadsIndex route is
@@ -30,11 +34,11 @@ func TestAdmission(t *testing.T) {
 		{Method: http.MethodGet, Path: "/other", Handler: quick},
 	}
 	e := echo.New()
-	e.HTTPErrorHandler = handleError
-	e.Use(newAdmission(slots).middleware(newRoutesByPath(rows)))
+	e.HTTPErrorHandler = respond.Error
+	e.Use(newAdmission(slots).middleware(route.NewByPath(rows)))
 	for _, r := range rows {
-		e.Add(r.Method, r.echoPath(), r.Handler)
-		e.Add(http.MethodHead, r.echoPath(), r.Handler)
+		e.Add(r.Method, r.EchoPath(), r.Handler)
+		e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
@@ -70,12 +74,12 @@ func TestAdmission(t *testing.T) {
 
 	for _, method := range []string{http.MethodGet, http.MethodHead} {
 		resp := get(method, "/read")
-		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != retryAfter {
-			t.Errorf("%s /read with every slot taken: %d, Retry-After %q; want 503 and %s", method, resp.StatusCode, resp.Header.Get("Retry-After"), retryAfter)
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != apierror.DefaultRetryAfter {
+			t.Errorf("%s /read with every slot taken: %d, Retry-After %q; want 503 and %s", method, resp.StatusCode, resp.Header.Get("Retry-After"), apierror.DefaultRetryAfter)
 		}
 		if method == http.MethodGet {
-			var body ErrorBody
-			if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Error != errUnavailable || body.Message == "" {
+			var body wire.ErrorBody
+			if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Error != apierror.Unavailable || body.Message == "" {
 				t.Errorf("refusal body %+v (%v), want unavailable with a message", body, err)
 			}
 		}
@@ -127,8 +131,8 @@ func TestAdmissionOfCachedRoutes(t *testing.T) {
 	}
 	a.get("/api/bundles?q=widgets", 200, nil)
 	a.get("/api/bundles/"+id, 200, nil)
-	a.getError("/api/bundles?q=gadgets", 503, errUnavailable)
-	a.getError("/api/stats", 503, errUnavailable)
+	a.getError("/api/bundles?q=gadgets", 503, apierror.Unavailable)
+	a.getError("/api/stats", 503, apierror.Unavailable)
 	for range maxReadsInFlight {
 		<-a.server.admission.slots
 	}

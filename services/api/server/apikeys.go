@@ -19,6 +19,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // API keys of the full variant (contract 2.8, 3.3, section 5): hsk_ and 32
@@ -89,12 +91,10 @@ func parseKeyCreate(b []byte) (keyCreate, error) {
 	var in keyCreate
 	raw, ok := body["name"]
 	if !ok || json.Unmarshal(raw, &in.name) != nil || !validKeyName(in.name) {
-		return keyCreate{}, fieldError(http.StatusBadRequest, errInvalidKeyName, "name",
-			fmt.Sprintf("name is a string of 1 to %d characters, not blank, without control characters.", maxKeyName))
+		return keyCreate{}, apierror.New(apierror.InvalidKeyName, fmt.Sprintf("name is a string of 1 to %d characters, not blank, without control characters.", maxKeyName)).At("name")
 	}
 	raw, ok = body["organizationId"]
-	badOrg := fieldError(http.StatusBadRequest, errInvalidOrganization, "organizationId",
-		"organizationId is required: null for an account key, or the id of one of your organizations.")
+	badOrg := apierror.New(apierror.InvalidOrganization, "organizationId is required: null for an account key, or the id of one of your organizations.").At("organizationId")
 	if !ok || json.Unmarshal(raw, &in.organizationID) != nil {
 		return keyCreate{}, badOrg
 	}
@@ -128,7 +128,7 @@ func parseKeyRevoke(b []byte) (string, error) {
 	}
 	var id string
 	if raw, ok := body["id"]; !ok || json.Unmarshal(raw, &id) != nil || !keyIDShape.MatchString(id) {
-		return "", fieldError(http.StatusBadRequest, errInvalidKeyID, "id", "id is the id of one of your keys, as GET /api/account/keys lists it.")
+		return "", apierror.New(apierror.InvalidKeyID, "id is the id of one of your keys, as GET /api/account/keys lists it.").At("id")
 	}
 	return id, nil
 }
@@ -161,7 +161,7 @@ func (s *Server) listKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string][]KeyRecord{"keys": out})
+	return respond.JSON(c, http.StatusOK, map[string][]KeyRecord{"keys": out})
 }
 
 // keyRecords are the session user's keys in this product, live or not,
@@ -191,8 +191,7 @@ func (s *Server) createKey(c echo.Context) error {
 		return err
 	}
 	if time.Since(sess.AuthTime) > reauthWindow {
-		return accountError(http.StatusUnauthorized, errReauthRequired,
-			"Creating a key needs a sign-in within the last 5 minutes: sign in again at the house, then retry.")
+		return apierror.New(apierror.ReauthRequired, "Creating a key needs a sign-in within the last 5 minutes: sign in again at the house, then retry.")
 	}
 	if in.organizationID != nil {
 		if err := organizationMayCreate(sess, *in.organizationID, s.accounts.product); err != nil {
@@ -205,13 +204,12 @@ func (s *Server) createKey(c echo.Context) error {
 		Name: in.name, SecretHash: hash, Last4: secret[len(secret)-4:],
 	})
 	if errors.Is(err, store.ErrKeyLimit) {
-		return accountError(http.StatusConflict, errKeyLimitReached,
-			fmt.Sprintf("You already hold %d live keys in this product: revoke one first.", store.LiveKeyLimit))
+		return apierror.New(apierror.KeyLimitReached, fmt.Sprintf("You already hold %d live keys in this product: revoke one first.", store.LiveKeyLimit))
 	}
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, KeyCreated{Secret: secret, Key: NewKey{
+	return respond.JSON(c, http.StatusOK, KeyCreated{Secret: secret, Key: NewKey{
 		ID: k.ID, Name: k.Name, OrganizationID: k.OrganizationID, Last4: k.Last4, CreatedAt: timestamp(k.CreatedAt),
 	}})
 }
@@ -222,20 +220,17 @@ func (s *Server) createKey(c echo.Context) error {
 func organizationMayCreate(sess *identity.Session, orgID, product string) error {
 	m, ok := sess.Membership(orgID)
 	if !ok {
-		return fieldError(http.StatusBadRequest, errInvalidOrganization, "organizationId",
-			"organizationId is not an organization you belong to.")
+		return apierror.New(apierror.InvalidOrganization, "organizationId is not an organization you belong to.").At("organizationId")
 	}
 	enabled := false
 	for _, p := range m.Products {
 		enabled = enabled || p == product
 	}
 	if (m.Role != identity.RoleOwner && m.Role != identity.RoleAdmin) || !enabled {
-		return accountError(http.StatusForbidden, errOrganizationForbidden,
-			"An organization key needs the owner or admin role in an organization with this product enabled.")
+		return apierror.New(apierror.OrganizationForbidden, "An organization key needs the owner or admin role in an organization with this product enabled.")
 	}
 	if !sess.SecondFactor() {
-		return accountError(http.StatusForbidden, errOrganizationMFARequired,
-			"An organization key needs a second factor in this session: sign in again with it, then retry.")
+		return apierror.New(apierror.OrganizationMFARequired, "An organization key needs a second factor in this session: sign in again with it, then retry.")
 	}
 	return nil
 }
@@ -249,12 +244,12 @@ func (s *Server) revokeKey(c echo.Context) error {
 	}
 	err = s.store.RevokeAPIKey(c.Request().Context(), sess.IdentityID, s.accounts.product, id)
 	if errors.Is(err, store.ErrKeyNotFound) {
-		return fieldError(http.StatusNotFound, errKeyNotFound, "id", "You have no key with that id.")
+		return apierror.New(apierror.KeyNotFound, "You have no key with that id.").At("id")
 	}
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, okAnswer{OK: true})
+	return respond.JSON(c, http.StatusOK, okAnswer{OK: true})
 }
 
 // newAPIKey returns a new key and the SHA-256 the store keeps. The secret

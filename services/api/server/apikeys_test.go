@@ -15,6 +15,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 const keysCreate, keysRevoke = "/api/account/keys/create", "/api/account/keys/revoke"
@@ -69,20 +70,20 @@ func TestKeyRules(t *testing.T) {
 		body, err string
 		status    int
 	}{
-		"name missing":        {`{"organizationId":null}`, errInvalidKeyName, 400},
-		"name empty":          {`{"name":"","organizationId":null}`, errInvalidKeyName, 400},
-		"name blank":          {`{"name":"   ","organizationId":null}`, errInvalidKeyName, 400},
-		"name 61 characters":  {fmt.Sprintf(`{"name":"%s","organizationId":null}`, strings.Repeat("é", 61)), errInvalidKeyName, 400},
-		"name not a string":   {`{"name":5,"organizationId":null}`, errInvalidKeyName, 400},
-		"name with a newline": {`{"name":"a\nb","organizationId":null}`, errInvalidKeyName, 400},
-		"org missing":         {`{"name":"x"}`, errInvalidOrganization, 400},
-		"org empty":           {`{"name":"x","organizationId":""}`, errInvalidOrganization, 400},
-		"org a number":        {`{"name":"x","organizationId":7}`, errInvalidOrganization, 400},
-		"org not mine":        {`{"name":"x","organizationId":"org-else"}`, errInvalidOrganization, 400},
-		"org member":          {`{"name":"x","organizationId":"org-mem"}`, errOrganizationForbidden, 403},
-		"org product off":     {`{"name":"x","organizationId":"org-off"}`, errOrganizationForbidden, 403},
-		"org owner, no MFA":   {`{"name":"x","organizationId":"org-own"}`, errOrganizationMFARequired, 403},
-		"not an object":       {`[]`, errInvalidRequest, 400},
+		"name missing":        {`{"organizationId":null}`, apierror.InvalidKeyName, 400},
+		"name empty":          {`{"name":"","organizationId":null}`, apierror.InvalidKeyName, 400},
+		"name blank":          {`{"name":"   ","organizationId":null}`, apierror.InvalidKeyName, 400},
+		"name 61 characters":  {fmt.Sprintf(`{"name":"%s","organizationId":null}`, strings.Repeat("é", 61)), apierror.InvalidKeyName, 400},
+		"name not a string":   {`{"name":5,"organizationId":null}`, apierror.InvalidKeyName, 400},
+		"name with a newline": {`{"name":"a\nb","organizationId":null}`, apierror.InvalidKeyName, 400},
+		"org missing":         {`{"name":"x"}`, apierror.InvalidOrganization, 400},
+		"org empty":           {`{"name":"x","organizationId":""}`, apierror.InvalidOrganization, 400},
+		"org a number":        {`{"name":"x","organizationId":7}`, apierror.InvalidOrganization, 400},
+		"org not mine":        {`{"name":"x","organizationId":"org-else"}`, apierror.InvalidOrganization, 400},
+		"org member":          {`{"name":"x","organizationId":"org-mem"}`, apierror.OrganizationForbidden, 403},
+		"org product off":     {`{"name":"x","organizationId":"org-off"}`, apierror.OrganizationForbidden, 403},
+		"org owner, no MFA":   {`{"name":"x","organizationId":"org-own"}`, apierror.OrganizationMFARequired, 403},
+		"not an object":       {`[]`, apierror.InvalidRequest, 400},
 	} {
 		resp, rb := b.post(keysCreate, c.body)
 		wantError(t, name, resp, rb, c.status, c.err)
@@ -98,13 +99,13 @@ func TestKeyRules(t *testing.T) {
 		}
 	}
 	resp, rb := m.post(keysCreate, `{"name":"x","organizationId":"org-mem"}`)
-	wantError(t, "member with MFA", resp, rb, 403, errOrganizationForbidden)
+	wantError(t, "member with MFA", resp, rb, 403, apierror.OrganizationForbidden)
 	// Rule 1: a sign-in older than 5 minutes.
 	old := e.browser(e.session("id-1", func(c *identity.SessionClaims) {
 		c.AuthTime = jwt.NewNumericDate(time.Now().Add(-6 * time.Minute))
 	})).bootstrap()
 	resp, rb = old.post(keysCreate, `{"name":"late","organizationId":null}`)
-	wantError(t, "old sign-in", resp, rb, 401, errReauthRequired)
+	wantError(t, "old sign-in", resp, rb, 401, apierror.ReauthRequired)
 	if len(old.keys()) != 3 {
 		t.Errorf("the old session reads the keys: %d", len(old.keys()))
 	}
@@ -122,12 +123,12 @@ func TestKeyRules(t *testing.T) {
 	}
 	stranger := e.browser(e.session("id-2")).bootstrap()
 	resp, rb = stranger.post(keysRevoke, `{"id":"`+k.Key.ID+`"}`)
-	wantError(t, "another's key", resp, rb, 404, errKeyNotFound)
+	wantError(t, "another's key", resp, rb, 404, apierror.KeyNotFound)
 	resp, rb = stranger.post(keysRevoke, `{"id":"00000000-0000-4000-8000-000000000000"}`)
-	wantError(t, "no such key", resp, rb, 404, errKeyNotFound)
+	wantError(t, "no such key", resp, rb, 404, apierror.KeyNotFound)
 	for _, body := range []string{`{}`, `{"id":5}`, `{"id":"nope"}`} {
 		resp, rb = stranger.post(keysRevoke, body)
-		wantError(t, body, resp, rb, 400, errInvalidKeyID)
+		wantError(t, body, resp, rb, 400, apierror.InvalidKeyID)
 	}
 }
 
@@ -148,7 +149,7 @@ func TestKeyLimitUnderConcurrentCreates(t *testing.T) {
 			mu.Lock()
 			statuses[resp.StatusCode]++
 			mu.Unlock()
-			if resp.StatusCode == 409 && !strings.Contains(string(rb), errKeyLimitReached) {
+			if resp.StatusCode == 409 && !strings.Contains(string(rb), apierror.KeyLimitReached) {
 				t.Errorf("409 %s", rb)
 			}
 		})
@@ -206,12 +207,12 @@ func TestAPIKeyAuthentication(t *testing.T) {
 		"empty":     {"X-Api-Key": {""}},
 	} {
 		resp, body := e.send("GET", "/api/stats", h, nil)
-		wantError(t, name, resp, body, 401, errInvalidAPIKey)
+		wantError(t, name, resp, body, 401, apierror.InvalidAPIKey)
 	}
 	// Revocation takes effect on the next request.
 	b.post(keysRevoke, `{"id":"`+k.Key.ID+`"}`)
 	resp, body := e.send("GET", "/api/bundles", http.Header{"X-Api-Key": {k.Secret}}, nil)
-	wantError(t, "revoked", resp, body, 401, errInvalidAPIKey)
+	wantError(t, "revoked", resp, body, 401, apierror.InvalidAPIKey)
 	// A key of another product of the house (same database) is refused here.
 	lens := newAccountEnvOn(t, e.store, e.idp, "lens")
 	lk := lens.browser(lens.session("id-1", func(c *identity.SessionClaims) {
@@ -219,7 +220,7 @@ func TestAPIKeyAuthentication(t *testing.T) {
 	})).bootstrap().createKey(`{"name":"lens","organizationId":null}`)
 	e.secret(lk.Secret)
 	resp, body = e.send("GET", "/api/bundles", http.Header{"X-Api-Key": {lk.Secret}}, nil)
-	wantError(t, "another product's key", resp, body, 401, errInvalidAPIKey)
+	wantError(t, "another product's key", resp, body, 401, apierror.InvalidAPIKey)
 	// The operator's bearer token is not read as a key.
 	if resp, _ := e.send("GET", "/api/bundles", http.Header{"Authorization": {"Bearer something-else"}}, nil); resp.StatusCode != 200 {
 		t.Errorf("a non-key bearer: %d", resp.StatusCode)
@@ -232,7 +233,7 @@ func TestAccountRoutesAbsentOnBase(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, "base")
 	for _, p := range []string{"/api/auth/bootstrap", "/api/me", "/api/account/profile", "/api/account/avatar", "/api/account/keys"} {
-		a.getError(p, 404, errNotFound)
+		a.getError(p, 404, apierror.NotFound)
 	}
 	for _, p := range []string{"/api/auth/logout", keysCreate, keysRevoke, identityEventsPath} {
 		if resp, _ := a.do("POST", p, nil); resp.StatusCode != 404 {

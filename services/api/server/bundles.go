@@ -10,6 +10,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // idShape is the shape of every bundle id (source.MaxIDLen characters at most).
@@ -21,7 +23,7 @@ func (s *Server) searchBundles(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeEncoded(c, page, cacheSearch)
+	return writeEncoded(c, page, respond.CacheSearch)
 }
 
 // search validates a query string of GET /api/bundles and returns its
@@ -101,13 +103,13 @@ func (s *Server) getBundle(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return writeConditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, cacheCard)
+		return respond.Conditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, respond.CacheCard)
 	}
 	card, err := s.cardEncoded(ctx, id)
 	if err != nil {
 		return err
 	}
-	return writeEncoded(c, card, cacheCard)
+	return writeEncoded(c, card, respond.CacheCard)
 }
 
 // bundle returns the published card of id; the REST route and the
@@ -115,7 +117,7 @@ func (s *Server) getBundle(c echo.Context) error {
 // a 404 without a database read.
 func (s *Server) bundle(ctx context.Context, id string) (wire.Card, error) {
 	if !idShape.MatchString(id) {
-		return wire.Card{}, notFound("No public bundle has that id.")
+		return wire.Card{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
 	b, err := s.store.GetBundle(ctx, id)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 func TestCard(t *testing.T) {
@@ -69,13 +70,13 @@ func TestCard(t *testing.T) {
 		f.hidden, "no-such-bundle-0123456789", strings.ToUpper(f.alpha), "a_b", "a.b", "%20",
 		strings.Repeat("a", 81), "caf%C3%A9", f.alpha + "%2Fx",
 	} {
-		a.getError("/api/bundles/"+id, 404, errNotFound)
+		a.getError("/api/bundles/"+id, 404, apierror.NotFound)
 	}
 	// A hidden bundle is gone.
 	if err := a.store.HideBundle(t.Context(), f.beta); err != nil {
 		t.Fatal(err)
 	}
-	a.getError("/api/bundles/"+f.beta, 404, errNotFound)
+	a.getError("/api/bundles/"+f.beta, 404, apierror.NotFound)
 	if ids := pageIDs(a.search("")); len(ids) != 3 {
 		t.Errorf("after hide, search gives %v", ids)
 	}

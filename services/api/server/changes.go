@@ -13,6 +13,9 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /api/changes: the change feed (an extension; store/changes.go says how
@@ -51,26 +54,26 @@ func parseChanges(rawQuery string) (changesQuery, error) {
 	q := changesQuery{limit: changesDefaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	if since, ok := r.scalar("since", false); ok {
-		if r.maxLen("since", since, maxSinceLen) {
+	r := query.Reader{Vals: vals}
+	if since, ok := r.Scalar("since", false); ok {
+		if r.MaxLen("since", since, maxSinceLen) {
 			c, ok := decodeChangeCursor(since)
 			if !ok {
-				r.fail(invalidParameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
+				r.Fail(apierror.Parameter("since", "since must be a cursor copied from the next of a page of this feed; leave it out to start at the beginning."))
 			}
 			q.after = c
 		}
 	}
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, changesMaxLimit)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, changesMaxLimit)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
 		}
 		q.limit = n
 	}
-	return q, r.err
+	return q, r.Err()
 }
 
 // encodeChangeCursor writes a cursor: the prefix, then base64url of the
@@ -110,7 +113,7 @@ func (s *Server) getChanges(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONConditional(c, page, s.settled(newest), cacheChanges)
+	return respond.JSONConditional(c, page, s.settled(newest), respond.CacheChanges)
 }
 
 // changes reads one page of the feed; newest is when its last event was
@@ -119,10 +122,10 @@ func (s *Server) changes(ctx context.Context, q changesQuery) (wire.ChangePage, 
 	got, err := s.store.Changes(ctx, q.after, q.limit)
 	switch {
 	case errors.Is(err, store.ErrCursorAhead):
-		return wire.ChangePage{}, time.Time{}, invalidParameter("since",
-			"since names a position past the newest change; copy it from the next of a page of this feed.")
+		return wire.ChangePage{}, time.Time{}, apierror.Parameter("since", "since names a position past the newest change; copy it from the next of a page of this feed.")
 	case errors.Is(err, store.ErrCursorExpired):
-		return wire.ChangePage{}, time.Time{}, cursorExpired()
+		return wire.ChangePage{}, time.Time{}, apierror.New(apierror.CursorExpired,
+			"since is older than the changes this service keeps; start again without since and rebuild the set from the beginning.").At("since")
 	case err != nil:
 		return wire.ChangePage{}, time.Time{}, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // followChanges reads GET /api/changes from since ("" for the start) to its
@@ -192,7 +193,7 @@ func TestChangesRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			e := a.getError("/api/changes?"+tt.query, http.StatusBadRequest, errInvalidParameter)
+			e := a.getError("/api/changes?"+tt.query, http.StatusBadRequest, apierror.InvalidParameter)
 			if e.Field != tt.field {
 				t.Errorf("field %q, want %q", e.Field, tt.field)
 			}
@@ -218,8 +219,8 @@ func TestChangesRefusals(t *testing.T) {
 	if _, err := st.CompactChanges(t.Context(), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	a.getError("/api/changes?since="+encodeChangeCursor(store.ChangeCursor{Pos: 3}), http.StatusGone, errCursorExpired)
-	a.getError("/api/changes?since="+old, http.StatusGone, errCursorExpired)
+	a.getError("/api/changes?since="+encodeChangeCursor(store.ChangeCursor{Pos: 3}), http.StatusGone, apierror.CursorExpired)
+	a.getError("/api/changes?since="+old, http.StatusGone, apierror.CursorExpired)
 	fresh := map[string]bool{}
 	a.followChanges("", 2, fresh)
 	sameChangeSet(t, fresh, a.searchedSet(), "after compaction, from the start")
@@ -249,8 +250,8 @@ func FuzzParseChanges(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := parseChanges(raw)
 		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.body.Error != errInvalidParameter {
+			var ae *apierror.Error
+			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Body.Error != apierror.InvalidParameter {
 				t.Fatalf("parseChanges(%q) = %v, want a 400 invalid_parameter", raw, err)
 			}
 			return

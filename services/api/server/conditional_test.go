@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Every conditional route answers its ETag, Last-Modified (where it has a
@@ -35,34 +36,34 @@ func TestConditionalRequests(t *testing.T) {
 				header      http.Header
 			}
 			routes := []route{
-				{"/api/bundles?q=conditional", cacheSearch, true, nil},
-				{"/api/bundles/" + ids[0], cacheCard, true, nil},
-				{"/api/bundles/" + ids[0], cacheCard, true, http.Header{"Accept": {"text/markdown"}}},
-				{"/api/stats", cacheStats, true, nil},
-				{"/api/changes", cacheChanges, true, nil},
-				{"/api/changes?since=" + first.Next, cacheChanges, false, nil}, // empty page: no time
-				{"/feed.atom", cacheAtom, true, nil},
-				{"/api/", cacheDocument, true, nil},
-				{"/openapi.json", cacheDocument, true, nil},
-				{"/llms.txt", cacheDocument, true, nil},
-				{"/llms-full.txt", cacheDocument, true, nil},
-				{"/okf/index.md", cacheDocument, true, nil},
-				{"/okf/api.md", cacheDocument, true, nil},
-				{"/agent.json", cacheDocument, true, nil},
-				{"/.well-known/agent-card.json", cacheDocument, true, nil},
-				{"/.well-known/api-catalog", cacheDocument, true, nil},
-				{"/.well-known/security.txt", cacheDocument, true, nil},
-				{"/.well-known/x402", cacheDocument, true, nil},
-				{"/.well-known/mcp-registry-auth", cacheDocument, true, nil},
-				{"/.well-known/apis.json", cacheDocument, true, nil},
-				{"/.well-known/mcp/server-card.json", cacheDocument, true, nil},
-				{"/apis.json", cacheDocument, true, nil},
-				{"/opensearch.xml", cacheDocument, true, nil},
+				{"/api/bundles?q=conditional", respond.CacheSearch, true, nil},
+				{"/api/bundles/" + ids[0], respond.CacheCard, true, nil},
+				{"/api/bundles/" + ids[0], respond.CacheCard, true, http.Header{"Accept": {"text/markdown"}}},
+				{"/api/stats", respond.CacheStats, true, nil},
+				{"/api/changes", respond.CacheChanges, true, nil},
+				{"/api/changes?since=" + first.Next, respond.CacheChanges, false, nil}, // empty page: no time
+				{"/feed.atom", respond.CacheAtom, true, nil},
+				{"/api/", respond.CacheDocument, true, nil},
+				{"/openapi.json", respond.CacheDocument, true, nil},
+				{"/llms.txt", respond.CacheDocument, true, nil},
+				{"/llms-full.txt", respond.CacheDocument, true, nil},
+				{"/okf/index.md", respond.CacheDocument, true, nil},
+				{"/okf/api.md", respond.CacheDocument, true, nil},
+				{"/agent.json", respond.CacheDocument, true, nil},
+				{"/.well-known/agent-card.json", respond.CacheDocument, true, nil},
+				{"/.well-known/api-catalog", respond.CacheDocument, true, nil},
+				{"/.well-known/security.txt", respond.CacheDocument, true, nil},
+				{"/.well-known/x402", respond.CacheDocument, true, nil},
+				{"/.well-known/mcp-registry-auth", respond.CacheDocument, true, nil},
+				{"/.well-known/apis.json", respond.CacheDocument, true, nil},
+				{"/.well-known/mcp/server-card.json", respond.CacheDocument, true, nil},
+				{"/apis.json", respond.CacheDocument, true, nil},
+				{"/opensearch.xml", respond.CacheDocument, true, nil},
 				{"/", "no-cache", false, nil},
 				{"/b/" + ids[0], "no-cache", false, nil},
 			}
 			if variant == "full" {
-				routes = append(routes, route{"/api/okf/stats", cacheStats, true, nil})
+				routes = append(routes, route{"/api/okf/stats", respond.CacheStats, true, nil})
 			}
 			with := func(h http.Header, k, v string) http.Header {
 				out := h.Clone()

@@ -20,7 +20,10 @@ import (
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // POST /api/contact of the full variant (contract 3.4, 4.6).
@@ -30,22 +33,13 @@ import (
 // Any other request is an agent's. An agent is recognised by its API key
 // when it presents one (X-Api-Key or Bearer hsk_), else by its client
 // address (TRUSTED_PROXY_HEADER-aware; IPv6 by /64). Its first message is
-// free; later ones cost contactPriceMicros, paid with x402 or credit; an
+// free; later ones cost billing.ContactPriceMicros, paid with x402 or credit; an
 // unpaid one is 402 (accepts[]) and starts a wait, doubling from 60 s to
 // an hour, within which unpaid requests are 429 with Retry-After.
 //
 // The message is a row of the contact outbox written in the same
 // transaction as its payment and its send_contact job, so nothing is
 // charged without a message queued; the worker sends it once.
-
-// Error names of the contact route.
-const (
-	errMissingField       = "missing_field"
-	errInvalidField       = "invalid_field"
-	errInvalidCaptcha     = "invalid_captcha"
-	errContactUnavailable = "contact_unavailable"
-	errContactBackoff     = "contact_backoff"
-)
 
 // Bounds of a contact body.
 const (
@@ -96,35 +90,35 @@ var (
 // response and form time, when given.
 func parseContact(body []byte) (m store.ContactMessage, req ContactRequest, err error) {
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return m, req, fieldError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+		return m, req, apierror.New(apierror.InvalidBody, "The body must be a JSON object.")
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return m, req, fieldError(http.StatusBadRequest, errInvalidField, te.Field, fmt.Sprintf("%s has the wrong JSON type.", te.Field))
+			return m, req, apierror.New(apierror.InvalidField, fmt.Sprintf("%s has the wrong JSON type.", te.Field)).At(te.Field)
 		}
-		return m, req, fieldError(http.StatusBadRequest, errInvalidBody, "", "The body must be a JSON object.")
+		return m, req, apierror.New(apierror.InvalidBody, "The body must be a JSON object.")
 	}
 	for _, f := range []struct{ name, v string }{{"name", req.Name}, {"email", req.Email}, {"message", req.Message}} {
 		if strings.TrimSpace(f.v) == "" {
-			return m, req, fieldError(http.StatusBadRequest, errMissingField, f.name, f.name+" is required.")
+			return m, req, apierror.New(apierror.MissingField, f.name+" is required.").At(f.name)
 		}
 	}
 	if req.CaptchaResponse != nil {
 		if strings.TrimSpace(*req.CaptchaResponse) == "" {
-			return m, req, fieldError(http.StatusBadRequest, errMissingField, "captcha_response", "captcha_response is empty.")
+			return m, req, apierror.New(apierror.MissingField, "captcha_response is empty.").At("captcha_response")
 		}
 		if req.FormTS == nil {
-			return m, req, fieldError(http.StatusBadRequest, errMissingField, "form_ts", "form_ts is required on the human path (with captcha_response).")
+			return m, req, apierror.New(apierror.MissingField, "form_ts is required on the human path (with captcha_response).").At("form_ts")
 		}
 	}
 	switch {
 	case len([]rune(req.Name)) > maxContactName:
-		return m, req, fieldError(http.StatusBadRequest, errInvalidField, "name", fmt.Sprintf("name is over %d characters.", maxContactName))
+		return m, req, apierror.New(apierror.InvalidField, fmt.Sprintf("name is over %d characters.", maxContactName)).At("name")
 	case len(req.Email) > 254 || !validEmail(req.Email):
-		return m, req, fieldError(http.StatusBadRequest, errInvalidField, "email", "email must be one e-mail address.")
+		return m, req, apierror.New(apierror.InvalidField, "email must be one e-mail address.").At("email")
 	case len([]rune(req.Message)) > maxContactMessage:
-		return m, req, fieldError(http.StatusBadRequest, errInvalidField, "message", fmt.Sprintf("message is over %d characters.", maxContactMessage))
+		return m, req, apierror.New(apierror.InvalidField, fmt.Sprintf("message is over %d characters.", maxContactMessage)).At("message")
 	}
 	m = store.ContactMessage{Name: strings.TrimSpace(req.Name), Email: strings.TrimSpace(req.Email), Message: req.Message}
 	if m.Proposal, err = parseProposal(req); err != nil {
@@ -142,18 +136,18 @@ func validEmail(s string) bool {
 func parseProposal(req ContactRequest) (map[string]any, error) {
 	if req.Tipo == "" {
 		if req.Empresa != "" || req.Site != "" || req.Orcamento != "" || len(req.Espaco) > 0 || req.Duracao != "" || req.Pagamento != "" {
-			return nil, fieldError(http.StatusBadRequest, errMissingField, "tipo", "tipo is required with the proposal fields (patrocinio, parceria or anuncio).")
+			return nil, apierror.New(apierror.MissingField, "tipo is required with the proposal fields (patrocinio, parceria or anuncio).").At("tipo")
 		}
 		return nil, nil
 	}
 	oneOf := func(field, v string, allowed []string) error {
 		if v != "" && !slices.Contains(allowed, v) {
-			return fieldError(http.StatusBadRequest, errInvalidField, field, fmt.Sprintf("%s must be one of %s.", field, strings.Join(allowed, ", ")))
+			return apierror.New(apierror.InvalidField, fmt.Sprintf("%s must be one of %s.", field, strings.Join(allowed, ", "))).At(field)
 		}
 		return nil
 	}
 	if !slices.Contains(wire.Modalidades, req.Tipo) {
-		return nil, fieldError(http.StatusBadRequest, errInvalidField, "tipo", "tipo must be one of "+strings.Join(wire.Modalidades, ", ")+".")
+		return nil, apierror.New(apierror.InvalidField, "tipo must be one of "+strings.Join(wire.Modalidades, ", ")+".").At("tipo")
 	}
 	for _, check := range []error{oneOf("orcamento", req.Orcamento, contactOrcamentos), oneOf("duracao", req.Duracao, contactDuracoes),
 		oneOf("pagamento", req.Pagamento, contactPagamentos)} {
@@ -162,14 +156,14 @@ func parseProposal(req ContactRequest) (map[string]any, error) {
 		}
 	}
 	if len([]rune(req.Empresa)) > maxContactText || len([]rune(req.Site)) > maxContactText {
-		return nil, fieldError(http.StatusBadRequest, errInvalidField, "empresa", fmt.Sprintf("empresa and site are at most %d characters.", maxContactText))
+		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("empresa and site are at most %d characters.", maxContactText)).At("empresa")
 	}
 	if len(req.Espaco) > wire.MaxEspaco {
-		return nil, fieldError(http.StatusBadRequest, errInvalidField, "espaco", fmt.Sprintf("espaco names at most %d placements.", wire.MaxEspaco))
+		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("espaco names at most %d placements.", wire.MaxEspaco)).At("espaco")
 	}
 	for i, e := range req.Espaco {
 		if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(req.Espaco[:i], e) {
-			return nil, fieldError(http.StatusBadRequest, errInvalidField, "espaco", "espaco holds distinct placement ids of GET /api/partners: "+strings.Join(wire.PlacementIDs, ", ")+".")
+			return nil, apierror.New(apierror.InvalidField, "espaco holds distinct placement ids of GET /api/partners: "+strings.Join(wire.PlacementIDs, ", ")+".").At("espaco")
 		}
 	}
 	p := map[string]any{"tipo": req.Tipo}
@@ -195,37 +189,37 @@ func checkFormTS(ts int64, now time.Time) error {
 	age := now.Sub(t)
 	switch {
 	case age < -formClockSkew:
-		return fieldError(http.StatusBadRequest, errInvalidField, "form_ts", "form_ts is in the future.")
+		return apierror.New(apierror.InvalidField, "form_ts is in the future.").At("form_ts")
 	case age > maxFormAge:
-		return fieldError(http.StatusBadRequest, errInvalidField, "form_ts", "form_ts is over a day old; reload the form.")
+		return apierror.New(apierror.InvalidField, "form_ts is over a day old; reload the form.").At("form_ts")
 	case age < minFormAge:
-		return fieldError(http.StatusBadRequest, errInvalidField, "form_ts", "The form was sent less than two seconds after it was opened.")
+		return apierror.New(apierror.InvalidField, "The form was sent less than two seconds after it was opened.").At("form_ts")
 	}
 	return nil
 }
 
 // agentOf recognises the agent of a request: its API key, else its client.
 func agentOf(c echo.Context) string {
-	if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
+	if k, ok := caller.APIKey(c); ok {
 		return "key:" + k.ID
 	}
-	return "ip:" + clientFrom(c.Request().Context()).String()
+	return "ip:" + caller.Client(c.Request().Context()).String()
 }
 
 // postContact answers POST /api/contact [full only].
 func (s *Server) postContact(c echo.Context) error {
-	exposePaymentHeaders(c)
+	billing.ExposeHeaders(c.Response().Header())
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxContactBody+1))
 	if err != nil || len(body) > maxContactBody {
-		return fieldError(http.StatusBadRequest, errInvalidBody, "", fmt.Sprintf("The body must be a JSON object of at most %d bytes.", maxContactBody))
+		return apierror.New(apierror.InvalidBody, fmt.Sprintf("The body must be a JSON object of at most %d bytes.", maxContactBody))
 	}
 	m, req, err := parseContact(body)
 	if err != nil {
 		return err
 	}
 	if !s.cfg.Contact.MailConfigured() || !s.cfg.Contact.CaptchaConfigured() {
-		return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errContactUnavailable,
-			Message: "Contact is not configured on this deployment (mail or captcha); nothing was charged."}}
+		return apierror.New(apierror.ContactUnavailable,
+			"Contact is not configured on this deployment (mail or captcha); nothing was charged.")
 	}
 	ctx := c.Request().Context()
 	now := s.now()
@@ -237,7 +231,7 @@ func (s *Server) postContact(c echo.Context) error {
 		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{}, now, s.enqueueContact); err != nil {
 			return err
 		}
-		return writeJSON(c, http.StatusOK, ContactAnswer{OK: true, Path: m.Path})
+		return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: m.Path})
 	}
 	return s.agentContact(c, m, now)
 }
@@ -247,82 +241,29 @@ func (s *Server) verifyHuman(ctx context.Context, req ContactRequest, now time.T
 	if err := checkFormTS(*req.FormTS, now); err != nil {
 		return err
 	}
-	ok, err := s.captcha.Verify(ctx, *req.CaptchaResponse, clientFrom(ctx).Addr().String())
+	ok, err := s.captcha.Verify(ctx, *req.CaptchaResponse, caller.Client(ctx).Addr().String())
 	if errors.Is(err, captcha.ErrUnavailable) {
-		return &apiError{http.StatusServiceUnavailable, ErrorBody{Error: errContactUnavailable,
-			Message: "The captcha could not be verified now; retry later."}}
+		return apierror.New(apierror.ContactUnavailable, "The captcha could not be verified now; retry later.")
 	}
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return fieldError(http.StatusBadRequest, errInvalidCaptcha, "captcha_response", "The captcha response was not accepted; solve it again.")
+		return apierror.New(apierror.InvalidCaptcha, "The captcha response was not accepted; solve it again.").At("captcha_response")
 	}
 	return nil
 }
 
-// agentContact is the agent path: credit, x402, the free first message,
-// or the 402/429 of the backoff.
+// agentContact is the agent path: package billing decides how the
+// message is paid (credit, x402, the free first message, dev) or refuses
+// it (402, or 429 within the backoff), and queues it.
 func (s *Server) agentContact(c echo.Context, m store.ContactMessage, now time.Time) error {
-	ctx := c.Request().Context()
 	m.Agent = agentOf(c)
-	req := s.requirement("/api/contact", contactPriceMicros, "OKF Index: one agent contact message")
-	answer := func(path string) error {
-		return writeJSON(c, http.StatusOK, ContactAnswer{OK: true, Path: path})
-	}
-	if token, ok := presentedCredit(c); ok {
-		m.Path = store.ContactAgentCredit
-		_, err := s.store.QueueContact(ctx, m, store.ContactPayment{Credit: &store.Debit{TokenSHA256: creditHash(token),
-			AmountMicros: contactPriceMicros, Product: productID, Resource: "/api/contact"}}, now, s.enqueueContact)
-		switch {
-		case errors.Is(err, store.ErrCreditUnknown):
-			return invalidCredit("The credit token is unknown.")
-		case errors.Is(err, store.ErrCreditInsufficient):
-			return s.needPayment(req, errPaymentRequired, "The credit does not cover "+usd(contactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
-		case err != nil:
-			return err
-		}
-		return answer(m.Path)
-	}
-	paid, present, err := s.collect(c, req, productID)
+	path, err := s.billing.QueueAgentContact(c.Request().Context(), c.Request().Header, c.Response().Header(), m, now, s.enqueueContact)
 	if err != nil {
 		return err
 	}
-	if present {
-		m.Path = store.ContactAgentX402
-		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{PaymentID: paid.id, Tx: paid.transaction}, now, s.enqueueContact); err != nil {
-			return err
-		}
-		settlementHeader(c, paid)
-		return answer(m.Path)
-	}
-	m.Path = store.ContactAgentFree
-	_, err = s.store.QueueContact(ctx, m, store.ContactPayment{Free: true}, now, s.enqueueContact)
-	if err == nil {
-		return answer(m.Path)
-	}
-	if !errors.Is(err, store.ErrContactFreeUsed) {
-		return err
-	}
-	if s.cfg.X402Mode == "dev" {
-		// dev lets the call through unpaid, showing the 402 it would be.
-		m.Path = store.ContactAgentDev
-		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{}, now, s.enqueueContact); err != nil {
-			return err
-		}
-		c.Response().Header().Set(x402.HeaderRequiredV2, x402.RequiredHeader(req, "dev mode: this call would cost "+usd(contactPriceMicros)+" USD"))
-		return answer(m.Path)
-	}
-	wait, throttled, err := s.store.RefuseContact(ctx, m.Agent, now)
-	if err != nil {
-		return err
-	}
-	if throttled {
-		return &retryLater{&apiError{http.StatusTooManyRequests, ErrorBody{Error: errContactBackoff,
-			Message: fmt.Sprintf("The free message is used and this agent is in its backoff; pay (x402 or credit) or retry in %s s.", retryAfterSeconds(wait))}}, wait}
-	}
-	return s.needPayment(req, errPaymentRequired, "The free message is used: a message costs "+usd(contactPriceMicros)+
-		" USD. Pay the offer below with x402 (X-PAYMENT or PAYMENT-SIGNATURE) or send a credit token, and repeat the call.")
+	return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: path})
 }
 
 // enqueueContact inserts the send job of a queued message in its

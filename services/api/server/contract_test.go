@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
 )
 
 // contractDoc is the OpenAPI document a variant publishes, loaded and
@@ -62,7 +63,7 @@ func loadContract(t testing.TB, full bool) *contractDoc {
 	}
 	contractOnce[i].Do(func() {
 		contractDocs[i], contractErrs[i] = func() (*contractDoc, error) {
-			data, err := publishedOpenAPI(publicBase, full)
+			data, err := openapi.Published(publicBase, full)
 			if err != nil {
 				return nil, err
 			}
@@ -229,10 +230,10 @@ func (ct *contractTransport) check(req *http.Request, resp *http.Response, body 
 func (ct *contractTransport) checkCORS(req *http.Request, route *routers.Route, findErr error, h http.Header) error {
 	noCORS := false
 	if findErr == nil {
-		noCORS = route.Operation.Extensions[corsKey] == false
+		noCORS = route.Operation.Extensions[openapi.CORSKey] == false
 	} else if item := ct.doc.doc.Paths.Find(req.URL.Path); item != nil {
 		for _, op := range item.Operations() {
-			noCORS = noCORS || op.Extensions[corsKey] == false
+			noCORS = noCORS || op.Extensions[openapi.CORSKey] == false
 		}
 	}
 	if noCORS {

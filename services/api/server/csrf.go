@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/identity"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // CSRF protection of the session writes (contract 4.5, section 5).
@@ -113,7 +114,7 @@ func (s *Server) getBootstrap(c echo.Context) error {
 	}
 	ctx := s.accounts.viewContext(sess)
 	c.Response().Header().Set(houseHeader, ctx)
-	return writeJSON(c, http.StatusOK, Bootstrap{CSRF: s.accounts.token(nonce, sess), Context: ctx})
+	return respond.JSON(c, http.StatusOK, Bootstrap{CSRF: s.accounts.token(nonce, sess), Context: ctx})
 }
 
 // checkOrigin refuses a write that does not come from this service's own

@@ -7,6 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/api"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // The discovery documents of contract 4.3: how agents find and use the
@@ -46,19 +48,19 @@ type discoveryDocs struct {
 func (s *Server) newDiscoveryDocs() (*discoveryDocs, error) {
 	d := &discoveryDocs{okf: map[string]string{}, modified: s.now().UTC().Truncate(time.Second)}
 	var err error
-	if d.agentCard, err = marshal(s.agentCard()); err != nil {
+	if d.agentCard, err = respond.Marshal(s.agentCard()); err != nil {
 		return nil, err
 	}
-	if d.apiCatalog, err = marshal(s.apiCatalog()); err != nil {
+	if d.apiCatalog, err = respond.Marshal(s.apiCatalog()); err != nil {
 		return nil, err
 	}
-	if d.apisJSON, err = marshal(s.apisJSON()); err != nil {
+	if d.apisJSON, err = respond.Marshal(s.apisJSON()); err != nil {
 		return nil, err
 	}
-	if d.x402, err = marshal(s.x402Manifest()); err != nil {
+	if d.x402, err = respond.Marshal(s.x402Manifest()); err != nil {
 		return nil, err
 	}
-	if d.serverCard, err = marshal(s.serverCard(s.mcpListed)); err != nil {
+	if d.serverCard, err = respond.Marshal(s.serverCard(s.mcp.Listed)); err != nil {
 		return nil, err
 	}
 	d.llms = api.Expand(api.LLMs, s.baseURL)
@@ -89,7 +91,7 @@ func (s *Server) getAPICatalog(c echo.Context) error {
 func (s *Server) getSecurityTxt(c echo.Context) error {
 	now := time.Now()
 	// Its text changes at the start of each UTC day (Expires).
-	return writeConditional(c, mimeText, []byte(s.securityTxt(now)), now.UTC().Truncate(24*time.Hour), cacheDocument)
+	return respond.Conditional(c, mimeText, []byte(s.securityTxt(now)), now.UTC().Truncate(24*time.Hour), respond.CacheDocument)
 }
 
 // getX402 answers GET /.well-known/x402.
@@ -130,7 +132,7 @@ func (s *Server) getLLMsFull(c echo.Context) error {
 func (s *Server) getOKF(c echo.Context) error {
 	text, ok := s.docs.okf[c.Param("arquivo")]
 	if !ok {
-		return notFound("The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
+		return apierror.New(apierror.NotFound, "The documentation bundle has index.md, sobre.md, api.md and faq.md; start at index.md.")
 	}
 	return s.writeDocument(c, mimeMarkdown, []byte(text))
 }
@@ -138,7 +140,7 @@ func (s *Server) getOKF(c echo.Context) error {
 // writeDocument answers a document built at start, conditionally
 // (conditional.go), cached for an hour.
 func (s *Server) writeDocument(c echo.Context, contentType string, body []byte) error {
-	return writeConditional(c, contentType, body, s.docs.modified, cacheDocument)
+	return respond.Conditional(c, contentType, body, s.docs.modified, respond.CacheDocument)
 }
 
 // securityTxt is the RFC 9116 file as of now: Expires lies
@@ -151,4 +153,9 @@ func (s *Server) securityTxt(now time.Time) string {
 		"Preferred-Languages: en, pt\n" +
 		"Canonical: " + s.baseURL + "/.well-known/security.txt\n" +
 		"Policy: " + s.baseURL + "/okf/sobre.md\n"
+}
+
+// getOpenAPI answers GET /openapi.json with the document computed at start.
+func (s *Server) getOpenAPI(c echo.Context) error {
+	return s.writeDocument(c, echo.MIMEApplicationJSON, s.openAPIJSON)
 }

@@ -12,6 +12,10 @@ import (
 
 	"github.com/okfindex/okf-index/api"
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 var variants = []string{config.VariantBase, config.VariantFull}
@@ -44,12 +48,12 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 		for path, item := range doc.Paths.Map() {
 			for method, op := range item.Operations() {
 				fromDoc = append(fromDoc, method+" "+path+" | "+op.Summary)
-				if _, marked := op.Extensions[variantKey]; marked && !full {
+				if _, marked := op.Extensions[openapi.VariantKey]; marked && !full {
 					t.Errorf("%s: %s %s still marked full-only", variant, method, path)
 				}
 			}
 		}
-		for _, r := range routesFor((*Server)(nil).routeTable(), full) {
+		for _, r := range route.ForVariant((&Server{}).routeTable(), full) {
 			fromTable = append(fromTable, r.Method+" "+r.Path+" | "+r.Summary)
 		}
 		slices.Sort(fromDoc)
@@ -60,13 +64,13 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 	}
 	// Full-only routes are exactly the operations marked in the embedded document.
 	full := loadContract(t, true).doc
-	for _, r := range (*Server)(nil).routeTable() {
+	for _, r := range (&Server{}).routeTable() {
 		op := full.Paths.Value(r.Path).GetOperation(r.Method)
-		_, marked := op.Extensions[variantKey]
+		_, marked := op.Extensions[openapi.VariantKey]
 		if marked != r.Full {
 			t.Errorf("%s %s: Full %v, document mark %v", r.Method, r.Path, r.Full, marked)
 		}
-		if noCORS := op.Extensions[corsKey] == false; noCORS != r.Session {
+		if noCORS := op.Extensions[openapi.CORSKey] == false; noCORS != r.Session {
 			t.Errorf("%s %s: Session %v, document x-cors false %v", r.Method, r.Path, r.Session, noCORS)
 		}
 	}
@@ -100,7 +104,7 @@ func TestAPIIndex(t *testing.T) {
 				t.Errorf("mcp_tools %v, want %v", idx.MCPTools, wantTools)
 			}
 			var want []Endpoint
-			for _, r := range routesFor((*Server)(nil).routeTable(), variant == config.VariantFull) {
+			for _, r := range route.ForVariant((&Server{}).routeTable(), variant == config.VariantFull) {
 				want = append(want, Endpoint{r.Method, r.Path, r.Summary})
 			}
 			if !slices.Equal(idx.Endpoints, want) {
@@ -174,7 +178,7 @@ func TestOpenAPIServed(t *testing.T) {
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
 				t.Fatalf("status %d content-type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
-			want, _ := publishedOpenAPI(publicBase, full)
+			want, _ := openapi.Published(publicBase, full)
 			if string(body) != string(want) {
 				t.Error("served document differs from the published one")
 			}
@@ -210,16 +214,16 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	for _, path := range []string{"/api/nope", "/api", "/api/bundles/x/y", "/index.html", "/api/okf/stats", "/api/pricing", "/api/billing"} {
-		a.getError(path, 404, errNotFound)
+		a.getError(path, 404, apierror.NotFound)
 	}
 	for _, c := range []struct{ method, path string }{
 		{"POST", "/api/bundles"}, {"DELETE", "/api/bundles/abc"}, {"PUT", "/api/health"}, {"POST", "/api/"},
 		{"PATCH", "/openapi.json"}, {"POST", "/api/stats"},
 	} {
 		resp, body := a.do(c.method, c.path, nil)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
-		if resp.StatusCode != 405 || e.Error != errMethodNotAllowed || !strings.Contains(resp.Header.Get("Allow"), "GET") {
+		if resp.StatusCode != 405 || e.Error != apierror.MethodNotAllowed || !strings.Contains(resp.Header.Get("Allow"), "GET") {
 			t.Errorf("%s %s: %d %s allow %q", c.method, c.path, resp.StatusCode, body, resp.Header.Get("Allow"))
 		}
 	}
@@ -232,7 +236,7 @@ func TestCORS(t *testing.T) {
 	t.Parallel()
 	for _, variant := range variants {
 		a := newAPI(t, variant)
-		for _, r := range routesFor((*Server)(nil).routeTable(), variant == config.VariantFull) {
+		for _, r := range route.ForVariant((&Server{}).routeTable(), variant == config.VariantFull) {
 			path := strings.Replace(r.Path, "{id}", "no-such-id", 1)
 			// The contract transport checks Access-Control-Allow-Origin on
 			// every answer; here with and without an Origin header.

@@ -2,8 +2,8 @@ package server
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // agentCard is the agent card (contract 4.3) at /agent.json and
@@ -15,14 +15,14 @@ import (
 func (s *Server) agentCard() map[string]any {
 	mcpURL := s.baseURL + "/mcp"
 	var skills []map[string]any
-	for _, t := range s.mcpTools() {
-		if t.full && !s.full {
+	for _, t := range mcpserver.Tools(s.routeTable()) {
+		if t.Full && !s.full {
 			continue
 		}
 		skills = append(skills, map[string]any{
-			"id":          t.tool.Name,
-			"name":        t.tool.Title,
-			"description": t.tool.Description,
+			"id":          t.Def.Name,
+			"name":        t.Def.Title,
+			"description": t.Def.Description,
 			"tags":        []string{"okf", "mcp-tool"},
 		})
 	}
@@ -127,7 +127,7 @@ func (s *Server) x402Manifest() map[string]any {
 		m["description"] = "No route of this deployment is paid."
 		return m
 	}
-	net := x402.Networks[s.cfg.X402Network]
+	net := s.billing.Network()
 	m["description"] = "Agent contact is paid per message after the first free one; prepaid credit is sold in packages."
 	m["pricing"] = s.baseURL + "/api/pricing"
 	m["billing"] = s.baseURL + "/api/billing"
@@ -135,15 +135,15 @@ func (s *Server) x402Manifest() map[string]any {
 		"resource":    s.baseURL + "/api/contact",
 		"method":      "POST",
 		"scheme":      "exact",
-		"network":     s.cfg.X402Network,
+		"network":     s.billing.NetworkName(),
 		"asset":       net.USDC,
-		"price_usd":   usd(contactPriceMicros),
+		"price_usd":   billing.USD(billing.ContactPriceMicros),
 		"description": "One agent contact message, after the first free one.",
 	}, {
 		"resource":    s.baseURL + "/api/credito",
 		"method":      "POST",
 		"scheme":      "exact",
-		"network":     s.cfg.X402Network,
+		"network":     s.billing.NetworkName(),
 		"asset":       net.USDC,
 		"price_usd":   creditPackagePrices(),
 		"description": "Prepaid credit, in packages of 1, 5, 10 or 25 USD.",
@@ -154,8 +154,8 @@ func (s *Server) x402Manifest() map[string]any {
 // creditPackagePrices are the prices of the credit packages, in USD.
 func creditPackagePrices() []string {
 	var out []string
-	for _, n := range creditPackagesUSD {
-		out = append(out, usd(n*1_000_000))
+	for _, n := range billing.CreditPackagesUSD {
+		out = append(out, billing.USD(n*1_000_000))
 	}
 	return out
 }

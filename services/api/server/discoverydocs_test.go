@@ -16,6 +16,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // getDoc fetches a document, checks status 200 and its content type, and
@@ -78,7 +80,7 @@ func TestAgentCard(t *testing.T) {
 			}
 			skills = append(skills, s.ID)
 		}
-		if want := (&Server{full: variant == config.VariantFull}).mcpToolNames(); !slices.Equal(skills, want) {
+		if want := mcpserver.ToolNames((&Server{}).routeTable(), variant == config.VariantFull); !slices.Equal(skills, want) {
 			t.Errorf("%s: skills %v, want the MCP tools %v", variant, skills, want)
 		}
 	}
@@ -162,7 +164,7 @@ func TestWellKnownUnknownNames(t *testing.T) {
 	a := newAPI(t, config.VariantBase)
 	for _, p := range []string{"/.well-known/openid-configuration", "/.well-known/security", "/.well-known/", "/.well-known/x402/",
 		"/.well-known/API-CATALOG", "/.well-known/apis.json.bak", "/okf/readme.md", "/okf/INDEX.md", "/okf/", "/okf/index", "/okf/%2e%2e%2fopenapi.json"} {
-		e := a.getError(p, 404, errNotFound)
+		e := a.getError(p, 404, apierror.NotFound)
 		if e.Message == "" {
 			t.Errorf("%s: empty message", p)
 		}

@@ -18,6 +18,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // TestFailuresAnswerJSON checks the answers and the log of failures that
@@ -47,17 +49,17 @@ func TestFailuresAnswerJSON(t *testing.T) {
 		logged     string
 		retryAfter string
 	}{
-		{"/test/panic", 500, errInternal, "boom", ""},
-		{"/test/timeout", 503, errUnavailable, "deadline exceeded", retryAfter},
-		{"/test/failure", 500, errInternal, "connection refused", ""},
-		{"/test/down", 503, errUnavailable, `"dependency":"postgres","cause":"connection_refused"`, retryAfter},
+		{"/test/panic", 500, apierror.Internal, "boom", ""},
+		{"/test/timeout", 503, apierror.Unavailable, "deadline exceeded", apierror.DefaultRetryAfter},
+		{"/test/failure", 500, apierror.Internal, "connection refused", ""},
+		{"/test/down", 503, apierror.Unavailable, `"dependency":"postgres","cause":"connection_refused"`, apierror.DefaultRetryAfter},
 	} {
 		logs.Reset()
 		resp, err := http.Get(hs.URL + c.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.NewDecoder(resp.Body).Decode(&e)
 		resp.Body.Close()
 		if resp.StatusCode != c.status || e.Error != c.name || e.Message == "" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {

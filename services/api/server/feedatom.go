@@ -9,6 +9,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /feed.atom: the newest changes of the change feed as an Atom 1.0
@@ -37,7 +38,7 @@ func (s *Server) getFeedAtom(c echo.Context) error {
 	if len(changes) > 0 {
 		lastModified = s.settled(changes[0].PlacedAt)
 	}
-	return writeConditional(c, mimeAtom, body, lastModified, cacheAtom)
+	return respond.Conditional(c, mimeAtom, body, lastModified, respond.CacheAtom)
 }
 
 // atomFeed writes the document of changes (newest first). Its updated time

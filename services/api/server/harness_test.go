@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/logging/logtest"
+	"github.com/okfindex/okf-index/pkg/wire"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -140,9 +141,9 @@ func (a *testAPI) get(path string, wantStatus int, v any) []byte {
 
 // getError sends a GET that must fail with status and error name, and
 // returns the error body.
-func (a *testAPI) getError(path string, status int, name string) ErrorBody {
+func (a *testAPI) getError(path string, status int, name string) wire.ErrorBody {
 	a.t.Helper()
-	var e ErrorBody
+	var e wire.ErrorBody
 	a.get(path, status, &e)
 	if e.Error != name || e.Message == "" {
 		a.t.Fatalf("GET %s: error %+v, want name %q and a message", path, e, name)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // identityEventsPath is where the identity service pushes its events.
@@ -41,12 +43,11 @@ func (s *Server) postIdentityEvent(c echo.Context) error {
 		return invalidEvent("The body could not be read.")
 	}
 	if len(b) > maxEventBody {
-		return pingError(http.StatusRequestEntityTooLarge, errBodyTooLarge, "", fmt.Sprintf("The body is over %d bytes.", maxEventBody))
+		return apierror.New(apierror.BodyTooLarge, fmt.Sprintf("The body is over %d bytes.", maxEventBody))
 	}
 	ev, err := s.accounts.verifier.Event(c.Request().Context(), strings.TrimSpace(string(b)))
 	if errors.Is(err, identity.ErrUnavailable) {
-		return accountError(http.StatusServiceUnavailable, errAuthUnavailable,
-			"The identity service's keys cannot be reached and none are cached; send the event again later.")
+		return apierror.New(apierror.AuthUnavailable, "The identity service's keys cannot be reached and none are cached; send the event again later.")
 	}
 	if err != nil {
 		return invalidEvent("The body is not a valid identity event of this product: " + strings.TrimPrefix(err.Error(), "identity: invalid token: "))
@@ -62,9 +63,9 @@ func (s *Server) postIdentityEvent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusAccepted, EventAck{OK: true, Applied: applied})
+	return respond.JSON(c, http.StatusAccepted, EventAck{OK: true, Applied: applied})
 }
 
 func invalidEvent(message string) error {
-	return accountError(http.StatusBadRequest, errInvalidEvent, message)
+	return apierror.New(apierror.InvalidEvent, message)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/identitytest"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // postEvent pushes a signed event as the identity service does.
@@ -31,9 +32,9 @@ func TestLogout(t *testing.T) {
 	lensTok := e.secret(e.idp.Mint(c))
 	b := e.browser(tok).bootstrap()
 	resp, body := b.post("/api/auth/logout", "[]")
-	wantError(t, "a body other than {}", resp, body, 400, errInvalidRequest)
+	wantError(t, "a body other than {}", resp, body, 400, apierror.InvalidRequest)
 	resp, body = b.post("/api/auth/logout", "{}", func(h http.Header) { h.Set("Origin", "null") })
-	wantError(t, "Origin null", resp, body, 403, errInvalidOrigin)
+	wantError(t, "Origin null", resp, body, 403, apierror.InvalidOrigin)
 	resp, body = b.post("/api/auth/logout", "{}")
 	if resp.StatusCode != 200 || string(body) != "{\"ok\":true}\n" {
 		t.Fatalf("logout: %d %s", resp.StatusCode, body)
@@ -43,7 +44,7 @@ func TestLogout(t *testing.T) {
 		t.Errorf("cookies not cleared: %s", cleared)
 	}
 	resp, body = b.get("/api/me")
-	wantError(t, "after logout", resp, body, 401, errInvalidSession)
+	wantError(t, "after logout", resp, body, 401, apierror.InvalidSession)
 	if resp, body := lens.browser(lensTok).get("/api/me"); resp.StatusCode != 200 {
 		t.Errorf("the other product's session: %d %s", resp.StatusCode, body)
 	}
@@ -73,9 +74,9 @@ func TestIdentityEvents(t *testing.T) {
 		}
 	}
 	resp, body := e.send("GET", "/api/bundles", http.Header{"X-Api-Key": {k.Secret}}, nil)
-	wantError(t, "key after a password change", resp, body, 401, errInvalidAPIKey)
+	wantError(t, "key after a password change", resp, body, 401, apierror.InvalidAPIKey)
 	resp, body = b.get("/api/me")
-	wantError(t, "session after a password change", resp, body, 401, errInvalidSession)
+	wantError(t, "session after a password change", resp, body, 401, apierror.InvalidSession)
 	fresh := e.browser(e.session("id-1", func(c *identity.SessionClaims) {
 		c.IssuedAt = jwt.NewNumericDate(time.Now().Add(2 * time.Second))
 	}))
@@ -98,10 +99,10 @@ func TestIdentityEvents(t *testing.T) {
 		t.Fatalf("avatar: %d %v", resp.StatusCode, resp.Header)
 	}
 	resp, body = bystander.get("/api/account/avatar")
-	wantError(t, "another identity's avatar", resp, body, 404, errNotFound)
+	wantError(t, "another identity's avatar", resp, body, 404, apierror.NotFound)
 	e.postEvent(e.idp.Event("id-1", identity.EventPictureChanged, map[string]any{"webp": nil}))
 	resp, body = fresh.get("/api/account/avatar")
-	wantError(t, "removed avatar", resp, body, 404, errNotFound)
+	wantError(t, "removed avatar", resp, body, 404, apierror.NotFound)
 
 	// Refused events.
 	for name, tok := range map[string]string{
@@ -114,7 +115,7 @@ func TestIdentityEvents(t *testing.T) {
 		"tampered subject": strings.Replace(e.idp.Event("id-1", identity.EventPasswordChanged, nil), ".", ".x", 1),
 	} {
 		resp, body := e.postEvent(tok)
-		wantError(t, name, resp, body, 400, errInvalidEvent)
+		wantError(t, name, resp, body, 400, apierror.InvalidEvent)
 	}
 	if resp, body := fresh.get("/api/me"); resp.StatusCode != 200 {
 		t.Errorf("refused events changed something: %d %s", resp.StatusCode, body)

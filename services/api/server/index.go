@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // APIIndex is the answer of GET /api/ (contract 4.3).
@@ -47,7 +48,7 @@ func (s *Server) apiIndex() APIIndex {
 			"atom":            s.baseURL + "/feed.atom",
 		},
 		Endpoints: []Endpoint{},
-		MCPTools:  s.mcpToolNames(),
+		MCPTools:  mcpserver.ToolNames(s.routeTable(), s.full),
 	}
 	for _, r := range s.routes {
 		idx.Endpoints = append(idx.Endpoints, Endpoint{r.Method, r.Path, r.Summary})

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 )
 
 // API keys as credentials (contract section 5): on the full variant a
@@ -21,9 +22,6 @@ import (
 // a 401 invalid_api_key: never a silent anonymous request. The base
 // variant has no accounts and reads no key. The payment view signal reads
 // none either: it answers 202 or 204 and nothing else (contract 4.4).
-
-// apiKeyContextKey holds the request's store.APIKey in the Echo context.
-const apiKeyContextKey = "okf.apikey"
 
 // presentedAPIKey returns the key a request presents, and whether it
 // presents one: X-Api-Key, or a Bearer credential starting hsk_ (another
@@ -67,7 +65,7 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 		if !s.full {
 			return next(c)
 		}
-		route, ok := s.byPath.row(c.Request().Method, c.Path())
+		route, ok := s.byPath.Row(c.Request().Method, c.Path())
 		if !ok || route.Session || route.IgnoresAPIKey {
 			return next(c)
 		}
@@ -97,7 +95,7 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 		}
-		c.Set(apiKeyContextKey, k)
+		caller.SetAPIKey(c, k)
 		return next(c)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // mcpSession connects the go-sdk client to the API's /mcp through the
@@ -89,45 +90,45 @@ func TestMCPTools(t *testing.T) {
 
 			cases := []toolCase{
 				{tool: "api_index", args: map[string]any{}, rest: "/api/"},
-				{tool: "api_index", args: map[string]any{"verbose": true}, bad: true, wantError: errInvalidParameter, field: "verbose"},
+				{tool: "api_index", args: map[string]any{"verbose": true}, bad: true, wantError: apierror.InvalidParameter, field: "verbose"},
 				{tool: "search_bundles", args: map[string]any{}, rest: "/api/bundles"},
 				{tool: "search_bundles", args: map[string]any{"q": "recipe", "limit": 1, "sort": "name", "version": "0.2"},
 					rest: "/api/bundles?q=recipe&limit=1&sort=name&version=0.2"},
 				{tool: "search_bundles", args: map[string]any{"origin": "domain", "offset": 0}, rest: "/api/bundles?origin=domain&offset=0"},
-				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true, wantError: errInvalidParameter, field: "sort", rest: "/api/bundles?sort=best"},
-				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true, wantError: errInvalidParameter, field: "limit", rest: "/api/bundles?limit=0"},
-				{tool: "search_bundles", args: map[string]any{"limit": "ten"}, bad: true, wantError: errInvalidParameter, field: "limit"},
-				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true, wantError: errInvalidParameter, field: "version", rest: "/api/bundles?version=1,2,3,4,5,6"},
-				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: errInvalidParameter, field: "language", rest: "/api/bundles?language=%20,Go"},
+				{tool: "search_bundles", args: map[string]any{"sort": "best"}, bad: true, wantError: apierror.InvalidParameter, field: "sort", rest: "/api/bundles?sort=best"},
+				{tool: "search_bundles", args: map[string]any{"limit": 0}, bad: true, wantError: apierror.InvalidParameter, field: "limit", rest: "/api/bundles?limit=0"},
+				{tool: "search_bundles", args: map[string]any{"limit": "ten"}, bad: true, wantError: apierror.InvalidParameter, field: "limit"},
+				{tool: "search_bundles", args: map[string]any{"version": "1,2,3,4,5,6"}, bad: true, wantError: apierror.InvalidParameter, field: "version", rest: "/api/bundles?version=1,2,3,4,5,6"},
+				{tool: "search_bundles", args: map[string]any{"language": " ,Go"}, bad: true, wantError: apierror.InvalidParameter, field: "language", rest: "/api/bundles?language=%20,Go"},
 				{tool: "get_bundle", args: map[string]any{"id": ids[0]}, rest: "/api/bundles/" + ids[0]},
 				{tool: "get_bundle", args: map[string]any{"id": ids[1]}, rest: "/api/bundles/" + ids[1]},
-				{tool: "get_bundle", args: map[string]any{"id": "no-such-bundle"}, bad: true, wantError: errNotFound, rest: "/api/bundles/no-such-bundle"},
-				{tool: "get_bundle", args: map[string]any{"id": "UPPER"}, bad: true, wantError: errNotFound, rest: "/api/bundles/UPPER"},
-				{tool: "get_bundle", args: map[string]any{"id": 7}, bad: true, wantError: errInvalidParameter, field: "id"},
-				{tool: "get_bundle", args: map[string]any{}, bad: true, wantError: errInvalidParameter, field: "id"},
+				{tool: "get_bundle", args: map[string]any{"id": "no-such-bundle"}, bad: true, wantError: apierror.NotFound, rest: "/api/bundles/no-such-bundle"},
+				{tool: "get_bundle", args: map[string]any{"id": "UPPER"}, bad: true, wantError: apierror.NotFound, rest: "/api/bundles/UPPER"},
+				{tool: "get_bundle", args: map[string]any{"id": 7}, bad: true, wantError: apierror.InvalidParameter, field: "id"},
+				{tool: "get_bundle", args: map[string]any{}, bad: true, wantError: apierror.InvalidParameter, field: "id"},
 				{tool: "index_stats", args: map[string]any{}, rest: "/api/stats"},
-				{tool: "index_stats", args: map[string]any{"full": true}, bad: true, wantError: errInvalidParameter, field: "full"},
+				{tool: "index_stats", args: map[string]any{"full": true}, bad: true, wantError: apierror.InvalidParameter, field: "full"},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456",
 					"urlList": []any{"https://docs.example.net/okf/index.md"}}},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456",
-					"urlList": []any{"https://elsewhere.example/okf/index.md"}}, bad: true, wantError: errURLOffHost, field: "urlList[0]"},
+					"urlList": []any{"https://elsewhere.example/okf/index.md"}}, bad: true, wantError: apierror.URLOffHost, field: "urlList[0]"},
 				{tool: "submit_bundles", args: map[string]any{"host": "10.0.0.1", "key": "abcdef123456",
-					"urlList": []any{"https://10.0.0.1/index.md"}}, bad: true, wantError: errInvalidHost, field: "host"},
+					"urlList": []any{"https://10.0.0.1/index.md"}}, bad: true, wantError: apierror.InvalidHost, field: "host"},
 				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "short",
-					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true, wantError: errInvalidKey, field: "key"},
-				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true, wantError: errInvalidURLList, field: "urlList"},
-				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": "https://docs.example.net/index.md"}, bad: true, wantError: errInvalidParameter, field: "urlList"},
-				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": []any{1}}, bad: true, wantError: errInvalidParameter, field: "urlList"},
+					"urlList": []any{"https://docs.example.net/index.md"}}, bad: true, wantError: apierror.InvalidKey, field: "key"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456"}, bad: true, wantError: apierror.InvalidURLList, field: "urlList"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": "https://docs.example.net/index.md"}, bad: true, wantError: apierror.InvalidParameter, field: "urlList"},
+				{tool: "submit_bundles", args: map[string]any{"host": "docs.example.net", "key": "abcdef123456", "urlList": []any{1}}, bad: true, wantError: apierror.InvalidParameter, field: "urlList"},
 			}
 			if variant == config.VariantFull {
 				cases = append(cases,
 					toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe", "license": "MIT"}, rest: "/api/bundles?concept=recipe&license=MIT"},
 					toolCase{tool: "pricing", args: map[string]any{}, rest: "/api/pricing"},
 					toolCase{tool: "billing", args: map[string]any{}, rest: "/api/billing"},
-					toolCase{tool: "billing", args: map[string]any{"network": "base"}, bad: true, wantError: errInvalidParameter, field: "network"},
+					toolCase{tool: "billing", args: map[string]any{"network": "base"}, bad: true, wantError: apierror.InvalidParameter, field: "network"},
 				)
 			} else {
-				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true, wantError: errUnsupportedParameter, field: "concept", rest: "/api/bundles?concept=recipe"})
+				cases = append(cases, toolCase{tool: "search_bundles", args: map[string]any{"concept": "recipe"}, bad: true, wantError: apierror.UnsupportedParameter, field: "concept", rest: "/api/bundles?concept=recipe"})
 			}
 			for _, c := range cases {
 				checkToolCall(t, a, session, outputs[c.tool], c)
@@ -162,7 +163,7 @@ func checkToolCall(t *testing.T, a *testAPI, session *mcp.ClientSession, output 
 			t.Errorf("%s %v: isError %v, text %q; want a tool error", c.tool, c.args, res.IsError, text)
 			return
 		}
-		var body ErrorBody
+		var body wire.ErrorBody
 		if err := json.Unmarshal([]byte(text), &body); err != nil || body.Error != c.wantError || body.Message == "" || body.Field != c.field {
 			t.Errorf("%s %v: error text %q, want the REST error body %q with field %q", c.tool, c.args, text, c.wantError, c.field)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // TestMCPRefusalsAreJSONRPCErrors sends /mcp what the SDK refuses and
@@ -25,17 +26,17 @@ func TestMCPRefusalsAreJSONRPCErrors(t *testing.T) {
 		code        int
 		id          string
 	}{
-		{"malformed JSON", `{"jsonrpc":`, "application/json", 400, rpcParseError, "null"},
-		{"not JSON at all", `hello`, "application/json", 400, rpcParseError, "null"},
-		{"unknown method", `{"jsonrpc":"2.0","id":7,"method":"bundles/steal"}`, "application/json", 400, rpcMethodNotFound, "7"},
-		{"unknown method, string id", `{"jsonrpc":"2.0","id":"a","method":"nope"}`, "application/json", 400, rpcMethodNotFound, `"a"`},
-		{"empty batch", `[]`, "application/json", 400, rpcInvalidRequest, "null"},
-		{"a string", `"str"`, "application/json", 400, rpcInvalidRequest, "null"},
-		{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "application/json", 400, rpcInvalidRequest, "1"},
-		{"no version", `{"id":2}`, "application/json", 400, rpcInvalidRequest, "2"},
-		{"object id", `{"jsonrpc":"2.0","id":{"x":1},"method":"nope"}`, "application/json", 400, rpcInvalidRequest, "null"},
-		{"wrong content type", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "text/plain", 415, rpcInvalidRequest, "null"},
-		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"` + strings.Repeat("a", mcpMaxBody) + `"}}`, "application/json", 413, rpcInvalidRequest, "null"},
+		{"malformed JSON", `{"jsonrpc":`, "application/json", 400, mcpserver.RPCParseError, "null"},
+		{"not JSON at all", `hello`, "application/json", 400, mcpserver.RPCParseError, "null"},
+		{"unknown method", `{"jsonrpc":"2.0","id":7,"method":"bundles/steal"}`, "application/json", 400, mcpserver.RPCMethodNotFound, "7"},
+		{"unknown method, string id", `{"jsonrpc":"2.0","id":"a","method":"nope"}`, "application/json", 400, mcpserver.RPCMethodNotFound, `"a"`},
+		{"empty batch", `[]`, "application/json", 400, mcpserver.RPCInvalidRequest, "null"},
+		{"a string", `"str"`, "application/json", 400, mcpserver.RPCInvalidRequest, "null"},
+		{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "application/json", 400, mcpserver.RPCInvalidRequest, "1"},
+		{"no version", `{"id":2}`, "application/json", 400, mcpserver.RPCInvalidRequest, "2"},
+		{"object id", `{"jsonrpc":"2.0","id":{"x":1},"method":"nope"}`, "application/json", 400, mcpserver.RPCInvalidRequest, "null"},
+		{"wrong content type", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "text/plain", 415, mcpserver.RPCInvalidRequest, "null"},
+		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"` + strings.Repeat("a", mcpserver.MaxBody) + `"}}`, "application/json", 413, mcpserver.RPCInvalidRequest, "null"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

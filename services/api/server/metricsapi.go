@@ -2,15 +2,15 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/operator"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // GET /api/metrics (contract 4.4 and 5): the public usage numbers, and for
@@ -23,30 +23,6 @@ const metricsDays = 30
 // a public route must not turn each request into a database read. Counts
 // reach the database about once a second anyway (pkg/usage).
 const metricsTTL = time.Second
-
-// metricsCache holds the last reading of the counters. Callers that find it
-// stale wait for one of them to read again (the lock is held across the
-// read), so a burst costs one query.
-type metricsCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	last Metrics
-}
-
-// get returns the cached reading, or a fresh one from read when stale.
-func (mc *metricsCache) get(ctx context.Context, read func(context.Context) (Metrics, error)) (Metrics, error) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if !mc.at.IsZero() && time.Since(mc.at) < metricsTTL {
-		return mc.last, nil
-	}
-	m, err := read(ctx)
-	if err != nil {
-		return Metrics{}, err
-	}
-	mc.at, mc.last = time.Now(), m
-	return m, nil
-}
 
 // Metrics is the answer of GET /api/metrics.
 type Metrics struct {
@@ -125,40 +101,23 @@ type Payments struct {
 // anonymous; one with a bearer token must carry the operator token (401
 // otherwise), and a token sent to a service that has none is a 503.
 func (s *Server) getMetrics(c echo.Context) error {
-	operator, err := s.operator(c.Request().Header.Get(echo.HeaderAuthorization))
+	isOperator, err := operator.Check(s.cfg.MetricsToken, c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil {
 		return err
 	}
-	m, err := s.metricsCache.get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
+	m, err := s.metricsCache.Get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
 		return s.metrics(ctx, time.Now())
 	})
 	if err != nil {
 		return err
 	}
-	if operator {
+	if isOperator {
 		if m.Payments, err = s.payments(c.Request().Context()); err != nil {
 			return err
 		}
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return writeJSON(c, http.StatusOK, m)
-}
-
-// operator checks an Authorization header: false for none; true for the
-// operator token, as a Bearer credential; an error for anything else. The
-// comparison is pkg/ops's, the one River UI uses.
-func (s *Server) operator(authorization string) (bool, error) {
-	if authorization == "" {
-		return false, nil
-	}
-	bearer, _ := ops.BearerToken(authorization) // another scheme presents no token
-	switch err := ops.CheckToken(s.cfg.MetricsToken, bearer); {
-	case errors.Is(err, ops.ErrTokenNotConfigured):
-		return false, tokenNotConfigured()
-	case err != nil:
-		return false, invalidToken("The token is not the operator token.")
-	}
-	return true, nil
+	return respond.JSON(c, http.StatusOK, m)
 }
 
 // metrics reads the counters of the last metricsDays UTC days up to now.
@@ -177,7 +136,7 @@ func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
 		}
 		byDay[d][r.Metric] = r.N
 	}
-	m := Metrics{App: productID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
+	m := Metrics{App: billing.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		n := byDay[d.Format(time.DateOnly)]
 		day := MetricsDay{

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // The blocks of GET /api/metrics that the full variant reads from its own
@@ -15,7 +17,7 @@ import (
 // are simulated_payments.
 func (s *Server) payments(ctx context.Context) (*Payments, error) {
 	if !s.full {
-		return &Payments{Currency: "USD", ReceivedUSD: usd(0)}, nil
+		return &Payments{Currency: "USD", ReceivedUSD: billing.USD(0)}, nil
 	}
 	f, err := s.store.Finance(ctx)
 	if err != nil {
@@ -24,7 +26,7 @@ func (s *Server) payments(ctx context.Context) (*Payments, error) {
 	return &Payments{
 		Currency:            "USD",
 		ReceivedMicros:      f.ReceivedMicros,
-		ReceivedUSD:         usd(f.ReceivedMicros),
+		ReceivedUSD:         billing.USD(f.ReceivedMicros),
 		Payments:            f.Payments,
 		CreditSoldMicros:    f.CreditSoldMicros,
 		CreditBalanceMicros: f.CreditBalanceMicros,
@@ -44,7 +46,7 @@ func (s *Server) accountTotals(ctx context.Context) (Accounts, error) {
 	if !s.full {
 		return Accounts{}, nil
 	}
-	a, err := s.store.AccountTotals(ctx, productID)
+	a, err := s.store.AccountTotals(ctx, billing.ProductID)
 	if err != nil {
 		return Accounts{}, err
 	}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 const testMetricsToken = "op-token-0123456789"
@@ -16,9 +16,7 @@ const testMetricsToken = "op-token-0123456789"
 // counters' cache.
 func (a *testAPI) operatorMetrics() Metrics {
 	a.t.Helper()
-	a.server.metricsCache.mu.Lock()
-	a.server.metricsCache.at = time.Time{}
-	a.server.metricsCache.mu.Unlock()
+	a.server.metricsCache.Forget()
 	resp, body := a.do(http.MethodGet, "/api/metrics", http.Header{"Authorization": {"Bearer " + testMetricsToken}})
 	if resp.StatusCode != 200 {
 		a.t.Fatalf("metrics: %d %s", resp.StatusCode, body)
@@ -113,7 +111,7 @@ func TestMetricsAccounts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, k := range []struct{ id, product string }{{"ana", productID}, {"ana", productID}, {"bia", "other"}} {
+	for i, k := range []struct{ id, product string }{{"ana", billing.ProductID}, {"ana", billing.ProductID}, {"bia", "other"}} {
 		h := sha256.Sum256([]byte{byte(i)})
 		if _, err := full.store.CreateAPIKey(ctx, store.NewAPIKey{IdentityID: k.id, Product: k.product, Name: "k", SecretHash: h[:], Last4: "abcd"}); err != nil {
 			t.Fatal(err)

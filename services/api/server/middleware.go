@@ -17,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // requestTimeout bounds the database work of one request; past it the
@@ -32,7 +34,7 @@ const corsMaxAge = "86400"
 // outside the request log, which hands errors to the error handler, so they
 // count the status the client got. The request log reads each route's row
 // in routes.
-func middlewares(log *slog.Logger, reg prometheus.Registerer, routes routesByPath) []echo.MiddlewareFunc {
+func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPath) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
 		dropForeignRequestID,
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{RequestIDHandler: requestIDToContext}),
@@ -84,7 +86,7 @@ func requestIDToContext(c echo.Context, id string) {
 // cause. It hands errors to the error handler first, so the logged status is
 // the one the client got. It logs neither the client's address nor its
 // User-Agent, nor the query string of a route whose row says LogPathOnly.
-func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
+func requestLog(log *slog.Logger, routes route.ByPath) echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		HandleError:  true,
 		LogRequestID: true,
@@ -96,7 +98,7 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 		LogError:     true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			uri := v.URI
-			if routes.logPathOnly(v.RoutePath) {
+			if routes.LogPathOnly(v.RoutePath) {
 				uri = c.Request().URL.Path
 			}
 			attrs := []slog.Attr{
@@ -109,9 +111,9 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 			}
 			level := slog.LevelInfo
 			if v.Error != nil {
-				if _, _, internal := errorResponse(v.Error); internal {
+				if _, _, internal := apierror.Response(v.Error); internal {
 					level = slog.LevelError
-					attrs = append(attrs, errorLogAttrs(v.Error)...)
+					attrs = append(attrs, apierror.LogAttrs(v.Error)...)
 				}
 			}
 			log.LogAttrs(c.Request().Context(), level, "request", attrs...)
@@ -128,10 +130,10 @@ func requestLog(log *slog.Logger, routes routesByPath) echo.MiddlewareFunc {
 // request has an Origin, which agents do not send.) A session route (its
 // row says Session) gets no CORS header at all: its preflight answers 204
 // with Allow only, which no browser takes as a grant.
-func cors(routes routesByPath) echo.MiddlewareFunc {
+func cors(routes route.ByPath) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if routes.session(c.Path()) {
+			if routes.Session(c.Path()) {
 				return sessionPreflight(c, next)
 			}
 			return allowAnyOrigin(c, next)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
 )
 
 // Tests that drive the API with outside tools: the Redocly OpenAPI linter
@@ -59,7 +60,7 @@ func TestOpenAPIRedoclyLint(t *testing.T) {
 	t.Parallel()
 	redocly := nodeTool(t, "redocly")
 	for _, full := range []bool{false, true} {
-		doc, err := publishedOpenAPI(publicBase, full)
+		doc, err := openapi.Published(publicBase, full)
 		if err != nil {
 			t.Fatal(err)
 		}

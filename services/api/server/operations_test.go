@@ -12,6 +12,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // send sends one request with a body through the contract-checking client.
@@ -46,9 +48,7 @@ func (a *testAPI) metricsNow() Metrics {
 	if err := a.server.usage.Flush(a.t.Context()); err != nil {
 		a.t.Fatal(err)
 	}
-	a.server.metricsCache.mu.Lock()
-	a.server.metricsCache.at = time.Time{}
-	a.server.metricsCache.mu.Unlock()
+	a.server.metricsCache.Forget()
 	var m Metrics
 	a.get("/api/metrics", 200, &m)
 	return m
@@ -109,16 +109,16 @@ func TestMetricsToken(t *testing.T) {
 		payments      bool
 	}{
 		{none, "", 200, "", false},
-		{none, "Bearer op-token-0123456789", 503, errTokenNotConfigured, false},
-		{none, "Bearer ", 503, errTokenNotConfigured, false},
+		{none, "Bearer op-token-0123456789", 503, apierror.TokenNotConfigured, false},
+		{none, "Bearer ", 503, apierror.TokenNotConfigured, false},
 		{withToken, "", 200, "", false},
 		{withToken, "Bearer op-token-0123456789", 200, "", true},
 		{withToken, "bearer op-token-0123456789", 200, "", true},
-		{withToken, "Bearer op-token-012345678", 401, errInvalidToken, false},
-		{withToken, "Bearer op-token-0123456789x", 401, errInvalidToken, false},
-		{withToken, "Bearer", 401, errInvalidToken, false},
-		{withToken, "Basic op-token-0123456789", 401, errInvalidToken, false},
-		{withToken, "op-token-0123456789", 401, errInvalidToken, false},
+		{withToken, "Bearer op-token-012345678", 401, apierror.InvalidToken, false},
+		{withToken, "Bearer op-token-0123456789x", 401, apierror.InvalidToken, false},
+		{withToken, "Bearer", 401, apierror.InvalidToken, false},
+		{withToken, "Basic op-token-0123456789", 401, apierror.InvalidToken, false},
+		{withToken, "op-token-0123456789", 401, apierror.InvalidToken, false},
 	}
 	for _, c := range cases {
 		resp, body := c.api.do(http.MethodGet, "/api/metrics", http.Header{"Authorization": {c.authorization}})
@@ -127,7 +127,7 @@ func TestMetricsToken(t *testing.T) {
 			continue
 		}
 		if c.errName != "" {
-			var e ErrorBody
+			var e wire.ErrorBody
 			if json.Unmarshal(body, &e); e.Error != c.errName || e.Message == "" {
 				t.Errorf("%q: error %s, want %s", c.authorization, body, c.errName)
 			}
@@ -192,7 +192,7 @@ func TestUsageCounting(t *testing.T) {
 }
 
 func TestCallerOf(t *testing.T) {
-	for ua, want := range map[string]caller{
+	for ua, want := range map[string]callerKind{
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36":            callerBrowser,
 		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile Safari/604.1":                callerBrowser,
 		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)": callerAI,

@@ -7,24 +7,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
 )
 
 // Limits of GET /api/bundles (contract 4.1 and 8; the ones the contract
 // leaves open are decided here and published in api/openapi.json).
 const (
-	defaultLimit  = store.DefaultLimit // 24
-	maxLimit      = store.MaxLimit     // 100; a larger limit is clamped to it
-	resultCap     = store.MaxOffset    // 1000; the list ends here
-	maxQLen       = 200                // characters of q (decided here)
-	maxConceptLen = 80                 // characters of concept
-	maxListValues = 5                  // values of version, language, concepts, type, license
-	maxVersionLen = 20                 // characters of one version value (decided here)
-	maxValueLen   = 40                 // characters of one language (decided here), type or license value
-	maxCursorLen  = 600                // characters of cursor (a name sort key holds a name)
+	defaultLimit  = store.DefaultLimit  // 24
+	maxLimit      = store.MaxLimit      // 100; a larger limit is clamped to it
+	resultCap     = store.MaxOffset     // 1000; the list ends here
+	maxQLen       = 200                 // characters of q (decided here)
+	maxConceptLen = 80                  // characters of concept
+	maxListValues = query.MaxListValues // values of version, language, concepts, type, license
+	maxVersionLen = 20                  // characters of one version value (decided here)
+	maxValueLen   = 40                  // characters of one language (decided here), type or license value
+	maxCursorLen  = 600                 // characters of cursor (a name sort key holds a name)
 )
 
 // repoShape is an owner/repo as the code host spells them.
@@ -61,185 +62,88 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p := store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return p, invalidParameter("", "The query string is not valid URL encoding.")
+		return p, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals, full: full}
+	r := query.Reader{Vals: vals, Full: full}
 
-	if q, ok := r.scalar("q", false); ok {
-		if r.maxLen("q", q, maxQLen) {
+	if q, ok := r.Scalar("q", false); ok {
+		if r.MaxLen("q", q, maxQLen) {
 			p.Q = strings.TrimSpace(q)
 		}
 	}
-	if origin, ok := r.scalar("origin", false); ok {
+	if origin, ok := r.Scalar("origin", false); ok {
 		switch origin := wire.Origin(origin); origin {
 		case wire.OriginCodeHost, "github":
 			p.Origin = wire.OriginCodeHost
 		case wire.OriginDomain:
 			p.Origin = wire.OriginDomain
 		default:
-			r.fail(invalidParameter("origin", "origin must be code_host, domain or github."))
+			r.Fail(apierror.Parameter("origin", "origin must be code_host, domain or github."))
 		}
 	}
-	if repo, ok := r.scalar("repo", false); ok {
+	if repo, ok := r.Scalar("repo", false); ok {
 		if !repoShape.MatchString(repo) {
-			r.fail(invalidParameter("repo", "repo must be one repository written owner/repo."))
+			r.Fail(apierror.Parameter("repo", "repo must be one repository written owner/repo."))
 		}
 		p.Repo = strings.ToLower(repo)
 	}
-	p.Versions = r.list("version", false, maxVersionLen)
-	p.Languages = r.list("language", false, maxValueLen)
-	if concept, ok := r.scalar("concept", true); ok {
-		if r.maxLen("concept", concept, maxConceptLen) {
+	p.Versions = r.List("version", false, maxVersionLen)
+	p.Languages = r.List("language", false, maxValueLen)
+	if concept, ok := r.Scalar("concept", true); ok {
+		if r.MaxLen("concept", concept, maxConceptLen) {
 			p.Concept = strings.TrimSpace(concept)
 		}
 	}
-	p.ConceptBands = r.list("concepts", true, 0)
+	p.ConceptBands = r.List("concepts", true, 0)
 	for _, band := range p.ConceptBands {
 		if !slices.Contains(store.ConceptBands, band) {
-			r.fail(invalidParameter("concepts", "concepts takes the bands 0, 1-5, 6-20, 21-100 and 101+; %q is not one.", band))
+			r.Fail(apierror.Parameter("concepts", "concepts takes the bands 0, 1-5, 6-20, 21-100 and 101+; %q is not one.", band))
 		}
 	}
-	p.Types = r.list("type", true, maxValueLen)
-	p.Licenses = r.list("license", true, maxValueLen)
-	if sort, ok := r.scalar("sort", false); ok {
+	p.Types = r.List("type", true, maxValueLen)
+	p.Licenses = r.List("license", true, maxValueLen)
+	if sort, ok := r.Scalar("sort", false); ok {
 		switch sort := wire.Sort(sort); sort {
 		case wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars, wire.SortRelevance:
 			p.Sort = sort
 		default:
-			r.fail(invalidParameter("sort", "sort must be recent, updated, name, stars or relevance."))
+			r.Fail(apierror.Parameter("sort", "sort must be recent, updated, name, stars or relevance."))
 		}
 	}
 	if p.Sort == wire.SortRelevance && p.Q == "" {
 		p.Sort = wire.SortRecent
 	}
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, maxLimit)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, maxLimit)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above 100 it counts as 100)."))
 		}
 		p.Limit = n
 	}
-	if offset, ok := r.scalar("offset", false); ok {
-		n, valid := wholeNumber(offset, resultCap)
+	if offset, ok := r.Scalar("offset", false); ok {
+		n, valid := query.WholeNumber(offset, resultCap)
 		if !valid {
-			r.fail(invalidParameter("offset", "offset must be a whole number of at least 0."))
+			r.Fail(apierror.Parameter("offset", "offset must be a whole number of at least 0."))
 		}
 		p.Offset = n
 	}
-	if cursor, ok := r.scalar("cursor", false); ok {
-		if r.maxLen("cursor", cursor, maxCursorLen) && store.CheckCursor(cursor, p.Sort) != nil {
-			r.fail(invalidParameter("cursor", "cursor must be copied from a next link of the same sort."))
+	if cursor, ok := r.Scalar("cursor", false); ok {
+		if r.MaxLen("cursor", cursor, maxCursorLen) && store.CheckCursor(cursor, p.Sort) != nil {
+			r.Fail(apierror.Parameter("cursor", "cursor must be copied from a next link of the same sort."))
 		}
 		p.After = cursor
 	}
-	return p, r.err
-}
-
-// queryReader reads parameters of a query and keeps the first error.
-type queryReader struct {
-	vals url.Values
-	full bool
-	err  error
-}
-
-func (r *queryReader) fail(err error) {
-	if r.err == nil {
-		r.err = err
-	}
-}
-
-// values returns the non-empty values of a parameter, checking that they are
-// text and that a full-only parameter is supported.
-func (r *queryReader) values(name string, fullOnly bool) []string {
-	var out []string
-	for _, v := range r.vals[name] {
-		if v == "" {
-			continue
-		}
-		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
-			r.fail(invalidParameter(name, "%s must be UTF-8 text without NUL characters.", name))
-			return nil
-		}
-		out = append(out, v)
-	}
-	if len(out) > 0 && fullOnly && !r.full {
-		r.fail(unsupportedParameter(name))
-		return nil
-	}
-	return out
-}
-
-// scalar returns the one value of a parameter; ok is false when it is absent
-// or invalid.
-func (r *queryReader) scalar(name string, fullOnly bool) (string, bool) {
-	vs := r.values(name, fullOnly)
-	switch len(vs) {
-	case 0:
-		return "", false
-	case 1:
-		return vs[0], true
-	}
-	r.fail(invalidParameter(name, "%s is given more than once; give it once.", name))
-	return "", false
-}
-
-// maxLen checks a value's length in characters.
-func (r *queryReader) maxLen(name, v string, max int) bool {
-	if utf8.RuneCountInString(v) > max {
-		r.fail(invalidParameter(name, "%s is longer than %d characters.", name, max))
-		return false
-	}
-	return true
-}
-
-// list returns the distinct values of a comma-separated list parameter, in
-// order; maxLen 0 means no per-value length check (the caller checks the
-// values against a fixed set).
-func (r *queryReader) list(name string, fullOnly bool, maxLen int) []string {
-	var raw []string
-	for _, v := range r.values(name, fullOnly) {
-		raw = append(raw, strings.Split(v, ",")...)
-	}
-	if len(raw) > maxListValues {
-		r.fail(invalidParameter(name, "%s takes at most %d comma-separated values.", name, maxListValues))
-		return nil
-	}
-	var out []string
-	for _, v := range raw {
-		if maxLen > 0 && utf8.RuneCountInString(v) > maxLen {
-			r.fail(invalidParameter(name, "Each value of %s is at most %d characters.", name, maxLen))
-			return nil
-		}
-		v = strings.TrimSpace(v)
-		if v == "" {
-			r.fail(invalidParameter(name, "%s has a blank value between its commas.", name))
-			return nil
-		}
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// wholeNumber reads digits as a number no larger than max (larger numbers,
-// however long, read as max); valid is false for anything but digits.
-func wholeNumber(s string, max int) (n int, valid bool) {
-	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
-		return 0, false
-	}
-	s = strings.TrimLeft(s, "0")
-	if len(s) > len(strconv.Itoa(max)) {
-		return max, true
-	}
-	n, _ = strconv.Atoi(s) // "" (all zeros) reads as 0
-	return min(n, max), true
+	return p, r.Err()
 }
 
 // canonicalQuery encodes a search in one fixed form: parameters in the
 // contract's order, filters only when set, sort only when not recent, limit
-// and offset always, cursor last when there is one; commas and slashes are left unescaped. Two equal
-// searches encode equally, so next links are stable.
+// and offset always, cursor last when there is one; commas and slashes are
+// left unescaped. Two equal searches encode equally, so next links are
+// stable; and it is the page cache's key (searchcache.go), so every field of
+// store.SearchParams must be written here and read back by parseSearch, or
+// two different searches would share a cached answer
+// (TestCanonicalQueryKeepsEveryParameter fails until they are).
 func canonicalQuery(p store.SearchParams) string {
 	var b strings.Builder
 	add := func(k, v string) {

@@ -16,6 +16,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	partnersapi "github.com/okfindex/okf-index/services/api/server/partners"
 )
 
 // partnersEnv is the environment of a full API with an offer file.
@@ -61,7 +64,7 @@ func TestPartnersDocument(t *testing.T) {
 			t.Errorf("no %s", k)
 		}
 	}
-	var p Partners
+	var p partnersapi.Document
 	if err := json.Unmarshal(body, &p); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +113,8 @@ func contactFieldTags() string {
 
 func TestPartnersETag(t *testing.T) {
 	t.Parallel()
-	a := newAPI(t, config.VariantFull)
+	clk := clocktest.New(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
+	a := newAPIWithClock(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull}, clk.Now)
 	resp, body := a.do(http.MethodGet, "/api/partners", nil)
 	tag := resp.Header.Get("ETag")
 	if resp.StatusCode != 200 || !strings.HasPrefix(tag, `"`) || len(tag) != 34 || resp.Header.Get("Cache-Control") != "public, max-age=3600" {
@@ -130,11 +134,9 @@ func TestPartnersETag(t *testing.T) {
 	if resp.StatusCode != 200 || len(head) != 0 || resp.Header.Get("ETag") != tag {
 		t.Errorf("HEAD: %d, %d bytes, ETag %q", resp.StatusCode, len(head), resp.Header.Get("ETag"))
 	}
-	// Concurrent readers share one build and one tag.
+	// Concurrent readers of an expired body share one build and one tag.
 	var wg sync.WaitGroup
-	a.server.partnersCache.mu.Lock()
-	a.server.partnersCache.at = time.Time{}
-	a.server.partnersCache.mu.Unlock()
+	clk.Advance(2 * time.Minute)
 	for range 16 {
 		wg.Go(func() {
 			resp, _ := a.do(http.MethodGet, "/api/partners", nil)
@@ -149,7 +151,7 @@ func TestPartnersETag(t *testing.T) {
 func TestPartnersAbsentOnBase(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	a.getError("/api/partners", 404, errNotFound)
+	a.getError("/api/partners", 404, apierror.NotFound)
 	// A base deployment does not read the offer file: a bad one is no error.
 	newAPIWith(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase, "PARTNERS_FILE": "/nonexistent/partners.yaml"})
 }
@@ -167,7 +169,7 @@ func TestPartnersFileAndContactAgree(t *testing.T) {
 		`casa: ""`, `casa: "https://house.example/"`,
 		`email: ""`, `email: parcerias@house.example`)
 	a := newAPIWith(t, storetest.NewStore(t), partnersEnv(file, nil))
-	var p Partners
+	var p partnersapi.Document
 	a.get("/api/partners", 200, &p)
 	var ids []string
 	for _, pl := range p.Placements {
@@ -229,7 +231,7 @@ func TestPartnersSponsorTerm(t *testing.T) {
 `)
 	a := newAPIWithClock(t, storetest.NewStore(t), partnersEnv(file, nil), clk.Now)
 	resp, body := a.do(http.MethodGet, "/api/partners", nil)
-	var p Partners
+	var p partnersapi.Document
 	_ = json.Unmarshal(body, &p)
 	if len(p.CurrentSponsors) != 1 || p.CurrentSponsors[0].Espacos[0] != "llms_txt" || p.CurrentSponsors[0].Ate != "2026-12-31" {
 		t.Fatalf("sponsors %+v", p.CurrentSponsors)
@@ -248,14 +250,14 @@ func TestPartnersPaymentLive(t *testing.T) {
 	t.Parallel()
 	a := newAPIWith(t, storetest.NewStore(t), partnersEnv("", map[string]string{
 		"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": testPayTo}))
-	var p Partners
+	var p partnersapi.Document
 	a.get("/api/partners", 200, &p)
 	pay := p.Payment
 	if pay.Rede != "base" || pay.ChainID != 8453 || !pay.Ativo || pay.PayTo == nil || *pay.PayTo != testPayTo ||
 		pay.EIP681 == nil || *pay.EIP681 != "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address="+testPayTo {
 		t.Fatalf("payment %+v", pay)
 	}
-	var b Billing
+	var b billing.Billing
 	a.get("/api/billing", 200, &b)
 	if b.Payment.Network != pay.Rede || int64(b.Payment.ChainID) != pay.ChainID || *b.Payment.PayTo != *pay.PayTo {
 		t.Fatalf("partners payment %+v disagrees with billing %+v", pay, b.Payment)

@@ -14,8 +14,10 @@ import (
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/pkg/x402/x402test"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // The paid routes of the full variant against a local facilitator that
@@ -100,7 +102,7 @@ func paymentHeader(version int) string {
 }
 
 // buy buys a credit package with an x402 payment of the given version.
-func (r *payRig) buy(usdN, version int) CreditPurchase {
+func (r *payRig) buy(usdN, version int) billing.CreditPurchase {
 	r.t.Helper()
 	path := fmt.Sprintf("/api/credito?usd=%d", usdN)
 	req := r.offer(r.send(http.MethodPost, path, nil, nil))
@@ -115,20 +117,20 @@ func (r *payRig) buy(usdN, version int) CreditPurchase {
 	if resp.Header.Get(respHeader) == "" || resp.Header.Get("Cache-Control") != "no-store" {
 		r.t.Fatalf("purchase headers %v", resp.Header)
 	}
-	var p CreditPurchase
+	var p billing.CreditPurchase
 	if err := json.Unmarshal(body, &p); err != nil {
 		r.t.Fatal(err)
 	}
 	return p
 }
 
-func (r *payRig) balance(token string) CreditBalanceAnswer {
+func (r *payRig) balance(token string) billing.CreditBalanceAnswer {
 	r.t.Helper()
 	resp, body := r.send(http.MethodGet, "/api/credito", nil, map[string]string{"Authorization": "Bearer " + token})
 	if resp.StatusCode != 200 {
 		r.t.Fatalf("balance: %d %s", resp.StatusCode, body)
 	}
-	var b CreditBalanceAnswer
+	var b billing.CreditBalanceAnswer
 	_ = json.Unmarshal(body, &b)
 	return b
 }
@@ -138,7 +140,7 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 	r := newPayRig(t, nil, Options{})
 	for i, version := range []int{1, 2} {
 		p := r.buy(5, version)
-		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != creditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
+		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != billing.CreditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
 			t.Fatalf("purchase %+v", p)
 		}
 		b := r.balance(p.Token)
@@ -255,7 +257,7 @@ func TestContactAgentPaths(t *testing.T) {
 	resp, body := post(nil)
 	wantPath(resp, body, "agent_free")
 	req := r.offer(post(nil))
-	if req.AmountMicro != contactPriceMicros {
+	if req.AmountMicro != billing.ContactPriceMicros {
 		t.Fatalf("price %d", req.AmountMicro)
 	}
 	resp, body = post(nil)
@@ -278,6 +280,11 @@ func TestContactAgentPaths(t *testing.T) {
 	resp, _ = post(map[string]string{"X-Credito": "cred_unknown"})
 	if resp.StatusCode != 401 {
 		t.Fatalf("unknown credit: %d", resp.StatusCode)
+	}
+	// A paid message ended the backoff: the next unpaid one is offered the
+	// payment again (402), not told to wait (429).
+	if resp, body = post(nil); resp.StatusCode != 402 {
+		t.Fatalf("unpaid after paid messages: %d %s, want 402", resp.StatusCode, body)
 	}
 	var queued int
 	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM river_job WHERE kind = 'send_contact'`).Scan(&queued); err != nil || queued != 5 {
@@ -341,7 +348,7 @@ func TestContactHumanPath(t *testing.T) {
 		"no tipo":         {`,"orcamento":"ate_100"`, "missing_field", "tipo"},
 	} {
 		resp, body := post(tc.extra)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
 		if resp.StatusCode != 400 || e.Error != tc.err || e.Field != tc.field {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, body)

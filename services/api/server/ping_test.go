@@ -18,6 +18,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // post sends a JSON body; the contract transport checks the exchange.
@@ -104,48 +105,48 @@ func TestPingRefusals(t *testing.T) {
 		err    string
 		field  string
 	}{
-		{"not json", []byte(`{"host":`), 400, errInvalidBody, ""},
-		{"array body", []byte(`[]`), 400, errInvalidBody, ""},
-		{"null body", []byte(`null`), 400, errInvalidBody, ""},
-		{"null body with spaces", []byte(" \n null "), 400, errInvalidBody, ""},
-		{"empty body", []byte(``), 400, errInvalidBody, ""},
-		{"host not a string", []byte(`{"host":5,"key":"` + testKey + `","urlList":["` + ok[0] + `"]}`), 400, errInvalidBody, "host"},
-		{"urlList not an array", pingBody(h, testKey, ok[0], nil), 400, errInvalidBody, "urlList"},
-		{"urlList of numbers", pingBody(h, testKey, []int{1}, nil), 400, errInvalidBody, ""},
-		{"urlList with null", []byte(`{"host":"docs.example","key":"` + testKey + `","urlList":["` + ok[0] + `",null]}`), 400, errInvalidBody, "urlList[1]"},
-		{"host missing", pingBody(nil, testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host with scheme", pingBody("https://docs.example", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host an IPv4", pingBody("127.0.0.1", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host an IPv6", pingBody("[::1]", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host with port", pingBody("docs.example:8443", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host with userinfo", pingBody("me@docs.example", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host one label", pingBody("localhost", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host with path", pingBody("docs.example/x", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"host with the Kelvin sign", pingBody("\u212Aelvin.example", testKey, []string{"https://kelvin.example/a.md"}, nil), 400, errInvalidHost, "host"},
-		{"host non-ASCII", pingBody("bücher.example", testKey, ok, nil), 400, errInvalidHost, "host"},
-		{"key missing", pingBody(h, nil, ok, nil), 400, errInvalidKey, "key"},
-		{"key short", pingBody(h, "abc1234", ok, nil), 400, errInvalidKey, "key"},
-		{"key long", pingBody(h, long, ok, nil), 400, errInvalidKey, "key"},
-		{"key bad char", pingBody(h, "abcd_efgh", ok, nil), 400, errInvalidKey, "key"},
-		{"urlList missing", pingBody(h, testKey, nil, nil), 400, errInvalidURLList, "urlList"},
-		{"urlList empty", pingBody(h, testKey, []string{}, nil), 400, errInvalidURLList, "urlList"},
-		{"urlList over 100", pingBody(h, testKey, roots(h, 0, 101), nil), 400, errInvalidURLList, "urlList"},
-		{"url http", pingBody(h, testKey, []string{ok[0], "http://docs.example/a/index.md"}, nil), 422, errURLNotHTTPS, "urlList[1]"},
-		{"url relative", pingBody(h, testKey, []string{"docs.example/a.md"}, nil), 422, errURLNotHTTPS, "urlList[0]"},
-		{"url not md", pingBody(h, testKey, []string{"https://docs.example/a/index.html"}, nil), 422, errURLNotMarkdown, "urlList[0]"},
-		{"url with query", pingBody(h, testKey, []string{"https://docs.example/a/index.md?v=2"}, nil), 422, errURLNotMarkdown, "urlList[0]"},
-		{"url other host", pingBody(h, testKey, []string{"https://evil.example/a/index.md"}, nil), 422, errURLOffHost, "urlList[0]"},
-		{"url host with the Kelvin sign", pingBody("kelvin.example", testKey, []string{"https://\u212Aelvin.example/a.md"}, nil), 422, errURLOffHost, "urlList[0]"},
-		{"url subdomain", pingBody(h, testKey, []string{"https://www.docs.example/a/index.md"}, nil), 422, errURLOffHost, "urlList[0]"},
-		{"url other port", pingBody(h, testKey, []string{"https://docs.example:8443/a/index.md"}, nil), 422, errURLOffHost, "urlList[0]"},
-		{"url userinfo", pingBody(h, testKey, []string{"https://u:p@docs.example/a/index.md"}, nil), 422, errURLOffHost, "urlList[0]"},
-		{"keyLocation other host", pingBody(h, testKey, ok, "https://evil.example/"+testKey+".txt"), 422, errKeyLocationOffHost, "keyLocation"},
-		{"keyLocation http", pingBody(h, testKey, ok, "http://docs.example/"+testKey+".txt"), 422, errKeyLocationNotHTTPS, "keyLocation"},
-		{"body over 64 KiB", pingBody(h, testKey, huge, nil), 413, errBodyTooLarge, ""},
+		{"not json", []byte(`{"host":`), 400, apierror.InvalidBody, ""},
+		{"array body", []byte(`[]`), 400, apierror.InvalidBody, ""},
+		{"null body", []byte(`null`), 400, apierror.InvalidBody, ""},
+		{"null body with spaces", []byte(" \n null "), 400, apierror.InvalidBody, ""},
+		{"empty body", []byte(``), 400, apierror.InvalidBody, ""},
+		{"host not a string", []byte(`{"host":5,"key":"` + testKey + `","urlList":["` + ok[0] + `"]}`), 400, apierror.InvalidBody, "host"},
+		{"urlList not an array", pingBody(h, testKey, ok[0], nil), 400, apierror.InvalidBody, "urlList"},
+		{"urlList of numbers", pingBody(h, testKey, []int{1}, nil), 400, apierror.InvalidBody, ""},
+		{"urlList with null", []byte(`{"host":"docs.example","key":"` + testKey + `","urlList":["` + ok[0] + `",null]}`), 400, apierror.InvalidBody, "urlList[1]"},
+		{"host missing", pingBody(nil, testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host with scheme", pingBody("https://docs.example", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host an IPv4", pingBody("127.0.0.1", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host an IPv6", pingBody("[::1]", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host with port", pingBody("docs.example:8443", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host with userinfo", pingBody("me@docs.example", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host one label", pingBody("localhost", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host with path", pingBody("docs.example/x", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"host with the Kelvin sign", pingBody("\u212Aelvin.example", testKey, []string{"https://kelvin.example/a.md"}, nil), 400, apierror.InvalidHost, "host"},
+		{"host non-ASCII", pingBody("bücher.example", testKey, ok, nil), 400, apierror.InvalidHost, "host"},
+		{"key missing", pingBody(h, nil, ok, nil), 400, apierror.InvalidKey, "key"},
+		{"key short", pingBody(h, "abc1234", ok, nil), 400, apierror.InvalidKey, "key"},
+		{"key long", pingBody(h, long, ok, nil), 400, apierror.InvalidKey, "key"},
+		{"key bad char", pingBody(h, "abcd_efgh", ok, nil), 400, apierror.InvalidKey, "key"},
+		{"urlList missing", pingBody(h, testKey, nil, nil), 400, apierror.InvalidURLList, "urlList"},
+		{"urlList empty", pingBody(h, testKey, []string{}, nil), 400, apierror.InvalidURLList, "urlList"},
+		{"urlList over 100", pingBody(h, testKey, roots(h, 0, 101), nil), 400, apierror.InvalidURLList, "urlList"},
+		{"url http", pingBody(h, testKey, []string{ok[0], "http://docs.example/a/index.md"}, nil), 422, apierror.URLNotHTTPS, "urlList[1]"},
+		{"url relative", pingBody(h, testKey, []string{"docs.example/a.md"}, nil), 422, apierror.URLNotHTTPS, "urlList[0]"},
+		{"url not md", pingBody(h, testKey, []string{"https://docs.example/a/index.html"}, nil), 422, apierror.URLNotMarkdown, "urlList[0]"},
+		{"url with query", pingBody(h, testKey, []string{"https://docs.example/a/index.md?v=2"}, nil), 422, apierror.URLNotMarkdown, "urlList[0]"},
+		{"url other host", pingBody(h, testKey, []string{"https://evil.example/a/index.md"}, nil), 422, apierror.URLOffHost, "urlList[0]"},
+		{"url host with the Kelvin sign", pingBody("kelvin.example", testKey, []string{"https://\u212Aelvin.example/a.md"}, nil), 422, apierror.URLOffHost, "urlList[0]"},
+		{"url subdomain", pingBody(h, testKey, []string{"https://www.docs.example/a/index.md"}, nil), 422, apierror.URLOffHost, "urlList[0]"},
+		{"url other port", pingBody(h, testKey, []string{"https://docs.example:8443/a/index.md"}, nil), 422, apierror.URLOffHost, "urlList[0]"},
+		{"url userinfo", pingBody(h, testKey, []string{"https://u:p@docs.example/a/index.md"}, nil), 422, apierror.URLOffHost, "urlList[0]"},
+		{"keyLocation other host", pingBody(h, testKey, ok, "https://evil.example/"+testKey+".txt"), 422, apierror.KeyLocationOffHost, "keyLocation"},
+		{"keyLocation http", pingBody(h, testKey, ok, "http://docs.example/"+testKey+".txt"), 422, apierror.KeyLocationNotHTTPS, "keyLocation"},
+		{"body over 64 KiB", pingBody(h, testKey, huge, nil), 413, apierror.BodyTooLarge, ""},
 	}
 	for _, c := range cases {
 		resp, body := a.post("/api/ping", c.body)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
 		if resp.StatusCode != c.status || e.Error != c.err || e.Message == "" || (c.field != "" && e.Field != c.field) {
 			t.Errorf("%s: %d %s, want %d %s field %q", c.name, resp.StatusCode, body, c.status, c.err, c.field)
@@ -162,9 +163,9 @@ func TestPingRefusals(t *testing.T) {
 		}
 	}
 	resp, body := a.post("/api/ping", pingBody("DOCS.example.", testKey, roots(h, 500, 1), nil))
-	var e ErrorBody
+	var e wire.ErrorBody
 	_ = json.Unmarshal(body, &e)
-	if resp.StatusCode != 429 || e.Error != errDailyCapReached {
+	if resp.StatusCode != 429 || e.Error != apierror.DailyCapReached {
 		t.Errorf("over the cap: %d %s", resp.StatusCode, body)
 	}
 	if resp, _ := a.post("/api/ping", pingBody("other.example", testKey, roots("other.example", 0, 1), nil)); resp.StatusCode != 202 {
@@ -251,8 +252,8 @@ func TestPingAccepted(t *testing.T) {
 		t.Errorf("states %v: %s", states, raw)
 	}
 
-	a.getError("/api/ping/status", 400, errInvalidHost)
-	a.getError("/api/ping/status?host=10.0.0.1", 400, errInvalidHost)
+	a.getError("/api/ping/status", 400, apierror.InvalidHost)
+	a.getError("/api/ping/status?host=10.0.0.1", 400, apierror.InvalidHost)
 	var empty wire.PingStatusPage
 	if a.get("/api/ping/status?host=nobody.example", 200, &empty); len(empty.Items) != 0 {
 		t.Errorf("unknown host %+v", empty)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // The status pages through a host's submissions with limit and the cursor
@@ -60,7 +61,7 @@ func TestPingStatusPaging(t *testing.T) {
 		{"host=docs.example&cursor=abc", "cursor"},
 		{"host=docs.example&cursor=1&cursor=2", "cursor"},
 	} {
-		if e := a.getError("/api/ping/status?"+c.query, 400, errInvalidParameter); e.Field != c.field {
+		if e := a.getError("/api/ping/status?"+c.query, 400, apierror.InvalidParameter); e.Field != c.field {
 			t.Errorf("%s: field %q, want %q", c.query, e.Field, c.field)
 		}
 	}

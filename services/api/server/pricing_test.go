@@ -7,6 +7,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 func TestPricingAndBilling(t *testing.T) {
@@ -15,9 +16,9 @@ func TestPricingAndBilling(t *testing.T) {
 		"PUBLIC_BASE_URL": publicBase, "VARIANT": config.VariantFull,
 		"X402_NETWORK": "base", "X402_PAY_TO": "0x1111111111111111111111111111111111111111", "X402_MODE": "live",
 	})
-	var p Pricing
+	var p billing.Pricing
 	a.get("/api/pricing", 200, &p)
-	if p.Product != productID || p.Pricing != publicBase+"/api/pricing" || p.Billing != publicBase+"/api/billing" ||
+	if p.Product != billing.ProductID || p.Pricing != publicBase+"/api/pricing" || p.Billing != publicBase+"/api/billing" ||
 		p.APIIndex != publicBase+"/api/" || len(p.Quota.Free) == 0 || len(p.Quota.Paid) == 0 {
 		t.Errorf("pricing %+v", p)
 	}
@@ -25,7 +26,7 @@ func TestPricingAndBilling(t *testing.T) {
 		t.Errorf("contact price %q, want 0.10", p.Quota.Paid[0].PriceUSD)
 	}
 
-	var b Billing
+	var b billing.Billing
 	body := a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Provider != "x402" || pay.Mode != "live" || pay.Network != "base" || pay.ChainID != 8453 ||
@@ -61,7 +62,7 @@ func TestPricingAndBilling(t *testing.T) {
 func TestPricingDevDefaults(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantFull)
-	var b Billing
+	var b billing.Billing
 	a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Mode != "dev" || !pay.Dev || pay.Network != "base-sepolia" || pay.ChainID != 84532 || pay.PayTo != nil ||
@@ -72,8 +73,8 @@ func TestPricingDevDefaults(t *testing.T) {
 
 func TestUSD(t *testing.T) {
 	for micros, want := range map[int64]string{0: "0.00", 100_000: "0.10", 1_000_000: "1.00", 1_500: "0.0015", 25_000_000: "25.00", 1_234_567: "1.234567"} {
-		if got := usd(micros); got != want {
-			t.Errorf("usd(%d) = %q, want %q", micros, got, want)
+		if got := billing.USD(micros); got != want {
+			t.Errorf("billing.USD(%d) = %q, want %q", micros, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // Go's HTTP server answers a request whose line and headers pass
@@ -20,8 +21,6 @@ const (
 	// MaxHeaderBytes is http.Server.MaxHeaderBytes of okf-api: Go's own
 	// limit, past which its plain-text 431 answers.
 	MaxHeaderBytes = 1 << 20
-
-	errHeadersTooLarge = "headers_too_large"
 )
 
 // limitRequestHead refuses a request whose line and headers pass
@@ -29,8 +28,8 @@ const (
 func limitRequestHead(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if requestHeadSize(c.Request()) > maxRequestHead {
-			return &apiError{http.StatusRequestHeaderFieldsTooLarge, ErrorBody{Error: errHeadersTooLarge,
-				Message: "The request line and headers are over 32 KiB; send less in them (a body carries data)."}}
+			return apierror.New(apierror.HeadersTooLarge,
+				"The request line and headers are over 32 KiB; send less in them (a body carries data).")
 		}
 		return next(c)
 	}

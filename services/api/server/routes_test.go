@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // undecided lists what rows of a route table leave undecided or decide
@@ -21,52 +22,55 @@ func undecided(rows []Route) []string {
 	for _, r := range rows {
 		op := r.Method + " " + r.Path
 		switch r.Usage {
-		case countedAsAPI, countedAsPage, countedAsDoc, countedAsMCP, notCounted:
+		case route.CountedAsAPI, route.CountedAsPage, route.CountedAsDoc, route.CountedAsMCP, route.NotCounted:
 		default:
 			errs = append(errs, fmt.Sprintf("%s: no usage decision (Usage %d)", op, r.Usage))
 		}
 		if r.Tool == nil {
 			continue
 		}
-		if r.Tool.tool == nil || r.Tool.call == nil {
+		if r.Tool.Def == nil || r.Tool.Call == nil {
 			errs = append(errs, fmt.Sprintf("%s: a tool without its definition or function", op))
 			continue
 		}
-		if other, ok := toolRow[r.Tool.tool.Name]; ok {
-			errs = append(errs, fmt.Sprintf("%s: tool %s is also on %s", op, r.Tool.tool.Name, other))
+		if other, ok := toolRow[r.Tool.Def.Name]; ok {
+			errs = append(errs, fmt.Sprintf("%s: tool %s is also on %s", op, r.Tool.Def.Name, other))
 		}
-		toolRow[r.Tool.tool.Name] = op
+		toolRow[r.Tool.Def.Name] = op
 	}
 	return errs
 }
 
 // TestRouteDecisions: every row of the route table decides how its
-// requests count (a counter, or notCounted), and each MCP tool sits on
+// requests count (a counter, or route.NotCounted), and each MCP tool sits on
 // exactly one row.
 func TestRouteDecisions(t *testing.T) {
-	rows := (*Server)(nil).routeTable()
+	rows := (&Server{}).routeTable()
 	for _, err := range undecided(rows) {
 		t.Error(err)
 	}
-	// With no tool on two rows, as many rows with a tool as tools in the
-	// set means none is left off.
-	placed := 0
+	// Every tool of the set sits on a row (a capability package defines its
+	// tools on its rows, so it cannot leave one off).
+	placed := map[string]bool{}
 	for _, r := range rows {
 		if r.Tool != nil {
-			placed++
+			placed[r.Tool.Def.Name] = true
 		}
 	}
-	if n := reflect.TypeFor[mcpToolSet]().NumField(); placed != n {
-		t.Errorf("%d rows carry a tool, and mcpToolSet holds %d: place each on its route's row", placed, n)
+	set := reflect.ValueOf((&Server{}).newMCPToolSet())
+	for i := range set.NumField() {
+		if name := set.Field(i).Interface().(*route.Tool).Def.Name; !placed[name] {
+			t.Errorf("mcpToolSet's %s is on no row: place it on its route's row", name)
+		}
 	}
 }
 
 // TestUndecided: the check of TestRouteDecisions refuses the rows it must.
 func TestUndecided(t *testing.T) {
-	tool := func(name string) *mcpTool {
-		return &mcpTool{tool: &mcp.Tool{Name: name}, call: func(context.Context, map[string]any) (any, error) { return nil, nil }}
+	tool := func(name string) *route.Tool {
+		return &route.Tool{Def: &mcp.Tool{Name: name}, Call: func(context.Context, map[string]any) (any, error) { return nil, nil }}
 	}
-	row := func(path string, u usageCounter, tool *mcpTool) Route {
+	row := func(path string, u route.Usage, tool *route.Tool) Route {
 		return Route{Method: http.MethodGet, Path: path, Usage: u, Tool: tool}
 	}
 	for _, tc := range []struct {
@@ -75,16 +79,16 @@ func TestUndecided(t *testing.T) {
 		want []string
 	}{
 		{"every choice", []Route{
-			row("/api/a", countedAsAPI, tool("a")), row("/", countedAsPage, nil), row("/d", countedAsDoc, nil),
-			row("/mcp", countedAsMCP, nil), row("/api/health", notCounted, nil),
+			row("/api/a", route.CountedAsAPI, tool("a")), row("/", route.CountedAsPage, nil), row("/d", route.CountedAsDoc, nil),
+			row("/mcp", route.CountedAsMCP, nil), row("/api/health", route.NotCounted, nil),
 		}, nil},
 		{"usage unset", []Route{row("/api/new", 0, nil)},
 			[]string{"GET /api/new: no usage decision (Usage 0)"}},
-		{"usage out of range", []Route{row("/api/new", notCounted+1, nil)},
-			[]string{fmt.Sprintf("GET /api/new: no usage decision (Usage %d)", notCounted+1)}},
-		{"a tool on two rows", []Route{row("/api/a", countedAsAPI, tool("a")), row("/api/b", countedAsAPI, tool("a"))},
+		{"usage out of range", []Route{row("/api/new", route.NotCounted+1, nil)},
+			[]string{fmt.Sprintf("GET /api/new: no usage decision (Usage %d)", route.NotCounted+1)}},
+		{"a tool on two rows", []Route{row("/api/a", route.CountedAsAPI, tool("a")), row("/api/b", route.CountedAsAPI, tool("a"))},
 			[]string{"GET /api/b: tool a is also on GET /api/a"}},
-		{"a tool with no function", []Route{row("/api/a", countedAsAPI, &mcpTool{tool: &mcp.Tool{Name: "a"}})},
+		{"a tool with no function", []Route{row("/api/a", route.CountedAsAPI, &route.Tool{Def: &mcp.Tool{Name: "a"}})},
 			[]string{"GET /api/a: a tool without its definition or function"}},
 	} {
 		if got := undecided(tc.rows); !slices.Equal(got, tc.want) {

@@ -12,6 +12,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // fixture is a small index with one bundle per kind, for exact assertions.
@@ -279,15 +280,15 @@ func TestSearchTooCostly(t *testing.T) {
 	a := newAPIOn(t, st, config.VariantBase)
 
 	for _, query := range []string{"q=the+-world", "q=the+-world&sort=relevance"} {
-		if e := a.getError("/api/bundles?"+query, http.StatusUnprocessableEntity, errQueryTooCostly); e.Field != "" {
+		if e := a.getError("/api/bundles?"+query, http.StatusUnprocessableEntity, apierror.QueryTooCostly); e.Field != "" {
 			t.Errorf("?%s: field %q, want none", query, e.Field)
 		}
 	}
 	checkToolCall(t, a, mcpSession(t, a), nil, toolCase{tool: "search_bundles", args: map[string]any{"q": "the -world"},
-		rest: "/api/bundles?q=the+-world", bad: true, wantError: errQueryTooCostly})
+		rest: "/api/bundles?q=the+-world", bad: true, wantError: apierror.QueryTooCostly})
 
 	// A word both asked for and excluded is refused before anything is read.
-	if e := a.getError("/api/bundles?q=the+-the", http.StatusBadRequest, errQueryExcludesItself); e.Field != "q" {
+	if e := a.getError("/api/bundles?q=the+-the", http.StatusBadRequest, apierror.QueryExcludesItself); e.Field != "q" {
 		t.Errorf("the -the: field %q, want q", e.Field)
 	}
 

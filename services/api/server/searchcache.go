@@ -16,6 +16,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/pagecache"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Bounds of what an API process keeps (pkg/pagecache), in gzipped bytes,
@@ -39,7 +41,7 @@ const (
 // mostly the write of its body. Others get it inflated.
 type encodedPage struct {
 	gz []byte // gzip of the JSON, which ends with a newline as marshal writes
-	v  validators
+	v  respond.Validators
 }
 
 // json is the JSON of p.
@@ -55,7 +57,7 @@ func (p encodedPage) json() ([]byte, error) {
 // (an answer is compressed once and sent many times, but a card miss must
 // stay cheap), and validators of the JSON.
 func encode(v any, lastModified time.Time) (encodedPage, error) {
-	body, err := marshal(v)
+	body, err := respond.Marshal(v)
 	if err != nil {
 		return encodedPage{}, err
 	}
@@ -64,13 +66,13 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 	// parallel gains nothing), or a burst of misses would hold a writer
 	// each (128 of them took 60 MB of the API's memory).
 	gzipSlots <- struct{}{}
-	zb, err := gzipWith(&fastGzipWriters, body)
+	zb, err := respond.GzipWith(&fastGzipWriters, body)
 	<-gzipSlots
 	if err != nil {
 		return encodedPage{}, err
 	}
 	// The buffer may have grown past the body; what is kept is the body.
-	return encodedPage{gz: bytes.Clone(zb), v: validatorsOf(body, lastModified)}, nil
+	return encodedPage{gz: bytes.Clone(zb), v: respond.ValidatorsOf(body, lastModified)}, nil
 }
 
 var gzipSlots = make(chan struct{}, 4)
@@ -82,17 +84,17 @@ var fastGzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(ni
 // them.
 func writeEncoded(c echo.Context, p encodedPage, cache string) error {
 	c.Response().Header().Add("Vary", "Accept-Encoding")
-	if !acceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
+	if !respond.AcceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
 		body, err := p.json()
 		if err != nil {
 			return err
 		}
-		return writeValidated(c, echo.MIMEApplicationJSON, body, p.v, cache)
+		return respond.Validated(c, echo.MIMEApplicationJSON, body, p.v, cache)
 	}
-	if !p.v.notModified(c.Request()) {
+	if !p.v.NotModified(c.Request()) {
 		c.Response().Header().Set("Content-Encoding", "gzip")
 	}
-	return writeValidated(c, echo.MIMEApplicationJSON, p.gz, p.v, cache)
+	return respond.Validated(c, echo.MIMEApplicationJSON, p.gz, p.v, cache)
 }
 
 // answerCaches are the caches of search pages and cards of st, sharing
@@ -173,7 +175,7 @@ func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPag
 // a lookup.
 func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error) {
 	if !idShape.MatchString(id) {
-		return encodedPage{}, notFound("No public bundle has that id.")
+		return encodedPage{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
 	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
 		b, err := s.store.GetBundle(ctx, id)

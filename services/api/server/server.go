@@ -10,9 +10,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -21,7 +19,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -30,10 +27,21 @@ import (
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/logging"
-	"github.com/okfindex/okf-index/pkg/partners"
+	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/openapi"
+	"github.com/okfindex/okf-index/services/api/server/partners"
+	"github.com/okfindex/okf-index/services/api/server/ping"
+	"github.com/okfindex/okf-index/services/api/server/repostatus"
+	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
+	"github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -69,27 +77,27 @@ type Server struct {
 	full    bool
 	build   string
 	routes  []Route      // the routes of this variant
-	byPath  routesByPath // s.routes by Echo route path, for the middleware
+	byPath  route.ByPath // s.routes by Echo route path, for the middleware
 
-	pingLimit *clientLimiter // POST /api/ping and submit_bundles, per client
-	now       func() time.Time
+	now func() time.Time
 
-	mcp          http.Handler // POST /mcp
-	mcpListed    []*mcp.Tool  // the tools as tools/list reports them, for the server card
+	mcp          *mcpserver.Server // POST /mcp
 	usage        *usage.Counter
-	metricsCache metricsCache // GET /api/metrics
+	metricsCache *ttlcache.Cache[Metrics] // GET /api/metrics
 	reports      *clientreport.Reporter
 	accounts     *accounts          // full variant: sessions, CSRF, API keys
-	facilitator  *x402.Facilitator  // full variant: verifies and settles x402 payments
+	billing      *billing.Service   // x402 payments, prices, and how a contact is paid
 	captcha      captcha.Verifier   // full variant: the contact form's siteverify
 	keyUses      keyUses            // when this process last wrote each key's last use
 	stop         context.CancelFunc // ends the usage and report loops
 	stopped      chan struct{}      // closed when both loops have ended
 
-	// Full variant: the operator's partnership offer (PARTNERS_FILE) and
-	// the encoded answer of GET /api/partners.
-	partners      *partners.Offer
-	partnersCache partnersCache
+	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
+	offer      *offer.Offer
+	partners   *partners.Service
+	vitrine    *vitrine.Service    // full variant: the usage projection and the operator's views
+	ping       *ping.Service       // submissions of bundle roots and their outcome
+	repoStatus *repostatus.Service // what the sweep made of a repository
 
 	// Answers computed once at start.
 	indexJSON   []byte // GET /api/
@@ -139,11 +147,10 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: accounts: %w", err)
 		}
 		// A bad offer file stops the start, naming the file and the field.
-		if s.partners, err = partners.Load(opts.Config.PartnersFile); err != nil {
+		if s.offer, err = offer.Load(opts.Config.PartnersFile); err != nil {
 			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
-	s.facilitator = &x402.Facilitator{URL: opts.Config.X402Facilitator, Timeout: opts.PaymentTimeout}
 	s.captcha = captcha.Verifier{URL: opts.Config.Contact.CaptchaURL, Secret: opts.Config.Contact.CaptchaSecret}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
@@ -152,13 +159,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s.now = now
-	s.pingLimit = newClientLimiter(opts.Config.PingRatePerMinute, now)
-	s.admission = newAdmission(maxReadsInFlight)
-	s.routes = routesFor(s.routeTable(), s.full)
-	s.byPath = newRoutesByPath(s.routes)
-	if s.mcp, err = s.newMCPHandler(log); err != nil {
-		return nil, fmt.Errorf("server: mcp: %w", err)
+	s.metricsCache = ttlcache.New[Metrics](metricsTTL, nil)
+	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
+	s.admission = newAdmission(maxReadsInFlight)
 	if st != nil {
 		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
 		if err != nil {
@@ -170,6 +175,13 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			s.caches.registerMetrics(opts.Metrics)
 		}
 	}
+	s.buildCapabilities(st, opts.Config)
+	s.routes = route.ForVariant(s.routeTable(), s.full)
+	s.byPath = route.NewByPath(s.routes)
+	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Build: build, BaseURL: s.baseURL,
+		Log: log, ToolCalled: s.countToolCall}); err != nil {
+		return nil, fmt.Errorf("server: mcp: %w", err)
+	}
 
 	if s.web, err = web.New(); err != nil {
 		return nil, fmt.Errorf("server: web pages: %w", err)
@@ -177,28 +189,28 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.docs, err = s.newDiscoveryDocs(); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}
-	if s.indexJSON, err = marshal(s.apiIndex()); err != nil {
+	if s.indexJSON, err = respond.Marshal(s.apiIndex()); err != nil {
 		return nil, err
 	}
-	if s.healthJSON, err = marshal(health{OK: true, App: AppName, Build: build}); err != nil {
+	if s.healthJSON, err = respond.Marshal(health{OK: true, App: AppName, Build: build}); err != nil {
 		return nil, err
 	}
-	if s.openAPIJSON, err = publishedOpenAPI(s.baseURL, s.full); err != nil {
+	if s.openAPIJSON, err = openapi.Published(s.baseURL, s.full); err != nil {
 		return nil, fmt.Errorf("server: openapi document: %w", err)
 	}
 
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	e.HTTPErrorHandler = handleError
+	e.HTTPErrorHandler = respond.Error
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
-	e.Use(withClient(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
+	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
-		e.Add(r.Method, r.echoPath(), r.Handler)
+		e.Add(r.Method, r.EchoPath(), r.Handler)
 		if r.Method == http.MethodGet {
-			e.Add(http.MethodHead, r.echoPath(), r.Handler)
+			e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 		}
 	}
 	s.echo = e
@@ -225,23 +237,21 @@ func (s *Server) Close() {
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// writeJSON writes v as the JSON body of a status answer. HTML escaping is
-// off, so URLs keep their "&".
-func writeJSON(c echo.Context, status int, v any) error {
-	b, err := marshal(v)
-	if err != nil {
-		return err
-	}
-	return c.Blob(status, echo.MIMEApplicationJSON, b)
-}
+// ErrorBody is the JSON body of every error answer, named here for the
+// fault rig (services/faults), which reads it as server.ErrorBody.
+type ErrorBody = wire.ErrorBody
 
-// marshal encodes v as JSON without HTML escaping.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+// buildCapabilities builds the capability packages whose rows the route
+// table joins, each with the narrow part of the store it uses.
+func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
+	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
+		PingRatePerMinute: cfg.PingRatePerMinute})
+	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
+	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
+		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
+	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,
+		Vitrine: s.vitrine, HasRoute: func(method, path string) bool {
+			_, ok := s.byPath.Row(method, path)
+			return ok
+		}})
 }

@@ -12,7 +12,7 @@ import (
 // /.well-known/mcp/server-card.json: who the server is, what it can do,
 // where it answers and over which transport, and its tools exactly as
 // tools/list reports them (the same definitions and schemas, kept by
-// newMCPHandler), so a registry can list the server without opening a
+// mcpserver.New), so a registry can list the server without opening a
 // session.
 
 // serverCard is the card's document. Its tools are in tools/list's order

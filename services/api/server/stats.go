@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // getStats answers GET /api/stats. A base deployment answers the five base
@@ -18,7 +19,7 @@ func (s *Server) getStats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONConditional(c, st, statsModified(st), cacheStats)
+	return respond.JSONConditional(c, st, statsModified(st), respond.CacheStats)
 }
 
 // stats returns the IndexStats of the deployment's variant; GET /api/stats
@@ -40,7 +41,7 @@ func (s *Server) getOKFStats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONConditional(c, st, statsModified(st), cacheStats)
+	return respond.JSONConditional(c, st, statsModified(st), respond.CacheStats)
 }
 
 // statsModified is the Last-Modified of statistics: their last_update.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 var (
@@ -42,7 +43,7 @@ func TestStatsKeysPerVariant(t *testing.T) {
 	if got := base.statsKeys("/api/stats"); !slices.Equal(got, baseStatsKeys) {
 		t.Errorf("base /api/stats keys %v, want %v", got, baseStatsKeys)
 	}
-	base.getError("/api/okf/stats", 404, errNotFound)
+	base.getError("/api/okf/stats", 404, apierror.NotFound)
 	if got := full.statsKeys("/api/stats"); !slices.Equal(got, fullStatsKeys) {
 		t.Errorf("full /api/stats keys %v, want %v", got, fullStatsKeys)
 	}

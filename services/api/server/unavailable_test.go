@@ -16,6 +16,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // TestDatabaseGoneAnswersUnavailable drops the API's database under it:
@@ -55,9 +57,9 @@ func TestDatabaseGoneAnswersUnavailable(t *testing.T) {
 			resp, body = a.do(c.method, c.path, nil)
 		}
 		took := time.Since(start)
-		var e ErrorBody
+		var e wire.ErrorBody
 		_ = json.Unmarshal(body, &e)
-		if resp.StatusCode != http.StatusServiceUnavailable || e.Error != errUnavailable || resp.Header.Get("Retry-After") != retryAfter {
+		if resp.StatusCode != http.StatusServiceUnavailable || e.Error != apierror.Unavailable || resp.Header.Get("Retry-After") != apierror.DefaultRetryAfter {
 			t.Errorf("%s %s: %d Retry-After %q %s", c.method, c.path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
 		if took > 2*time.Second {
@@ -87,11 +89,11 @@ func TestDatabaseGoneAnswersUnavailable(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", call.tool, err)
 		}
-		var e ErrorBody
+		var e wire.ErrorBody
 		if len(res.Content) == 1 {
 			_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &e)
 		}
-		if !res.IsError || e.Error != errUnavailable || e.Message == "" {
+		if !res.IsError || e.Error != apierror.Unavailable || e.Message == "" {
 			t.Errorf("%s: want the unavailable body, got error=%v %+v", call.tool, res.IsError, e)
 		}
 	}

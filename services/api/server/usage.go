@@ -7,8 +7,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/clientreport"
-	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // Usage counting (contract 4.4): every request of a public surface answered
@@ -22,21 +24,6 @@ import (
 const (
 	smokeHeader = "X-House-Smoke"
 	smokeAgent  = "house-smoke"
-)
-
-// usageCounter is the usage counter a route's successful requests add to,
-// chosen on its row of the route table (Route.Usage). The zero value is no
-// choice: TestRouteDecisions refuses a row that leaves it unset, so a new
-// route is neither counted nor left out by accident.
-type usageCounter int
-
-const (
-	_             usageCounter = iota // unset: the row has not chosen
-	countedAsAPI                      // usage.API, and usage.APIAI or usage.APIMachine by caller
-	countedAsPage                     // usage.Page: the web page
-	countedAsDoc                      // usage.Doc: the documents for people and agents
-	countedAsMCP                      // usage.MCP: requests to the MCP server (tool calls count apart)
-	notCounted                        // the operations routes, and the health answer orchestrators poll
 )
 
 // isSmoke reports whether a request is test traffic: the X-House-Smoke
@@ -57,29 +44,29 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 		req := c.Request()
 		status := c.Response().Status
 		if err != nil {
-			status, _, _ = errorResponse(err) // the outer middleware writes it
+			status, _, _ = apierror.Response(err) // the outer middleware writes it
 		}
 		smoke := isSmoke(req.Header)
 		if req.Method == http.MethodOptions || smoke {
 			return err
 		}
-		route, ok := s.byPath.row(req.Method, c.Path())
+		row, ok := s.byPath.Row(req.Method, c.Path())
 		if !ok {
 			return err
 		}
-		if route.Usage != notCounted {
+		if row.Usage != route.NotCounted {
 			s.countRequest(status)
 		}
 		if status >= 400 || req.Method == http.MethodHead {
 			return err
 		}
-		if k, ok := c.Get(apiKeyContextKey).(store.APIKey); ok {
+		if k, ok := caller.APIKey(c); ok {
 			s.usage.Add(keyUsageMetric(k), 1)
 		}
-		switch route.Usage {
-		case countedAsMCP:
+		switch row.Usage {
+		case route.CountedAsMCP:
 			s.usage.Add(usage.MCP, 1)
-		case countedAsAPI:
+		case route.CountedAsAPI:
 			s.usage.Add(usage.API, 1)
 			switch callerOf(req.Header.Get("User-Agent")) {
 			case callerAI:
@@ -87,10 +74,10 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 			case callerMachine:
 				s.usage.Add(usage.APIMachine, 1)
 			}
-		case countedAsPage:
+		case route.CountedAsPage:
 			s.usage.Add(usage.Page, 1)
 			s.countVisitor(req)
-		case countedAsDoc:
+		case route.CountedAsDoc:
 			s.usage.Add(usage.Doc, 1)
 		}
 		return err
@@ -116,16 +103,16 @@ func (s *Server) countVisitor(req *http.Request) {
 	if callerOf(ua) != callerBrowser {
 		return
 	}
-	s.usage.AddVisitor(clientFrom(req.Context()), clientreport.UAFamily(ua))
+	s.usage.AddVisitor(caller.Client(req.Context()), clientreport.UAFamily(ua))
 }
 
-// caller is who a request comes from, as far as its User-Agent tells.
-type caller int
+// callerKind is who a request comes from, as far as its User-Agent tells.
+type callerKind int
 
 const (
-	callerBrowser caller = iota // a person's browser
-	callerAI                    // an AI agent or AI crawler
-	callerMachine               // any other program
+	callerBrowser callerKind = iota // a person's browser
+	callerAI                        // an AI agent or AI crawler
+	callerMachine                   // any other program
 )
 
 // aiAgents are User-Agent tokens of AI agents and AI crawlers, lowercase.
@@ -139,7 +126,7 @@ var aiAgents = []string{
 // callerOf classifies a User-Agent: an AI agent when it names one, a
 // browser when it is a Mozilla-style string that does not say bot,
 // crawler or spider, and a machine otherwise (curl, SDKs, scripts).
-func callerOf(ua string) caller {
+func callerOf(ua string) callerKind {
 	ua = strings.ToLower(ua)
 	for _, a := range aiAgents {
 		if strings.Contains(ua, a) {
@@ -151,4 +138,12 @@ func callerOf(ua string) caller {
 		return callerBrowser
 	}
 	return callerMachine
+}
+
+// countToolCall counts an MCP tool call, unless it is test traffic (h is
+// the call's request headers, nil outside HTTP).
+func (s *Server) countToolCall(h http.Header) {
+	if !isSmoke(h) {
+		s.usage.Add(usage.MCPTool, 1)
+	}
 }

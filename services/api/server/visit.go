@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // maxVisitBody is as much of a visit's body as is read: the two optional
@@ -34,9 +35,9 @@ func (s *Server) postVisit(c echo.Context) error {
 		_ = json.Unmarshal(body, &visit) // a bad body is still a visit
 	}
 	if visit.Smoke || isSmoke(c.Request().Header) {
-		return writeJSON(c, http.StatusOK, VisitAck{Counted: false, OK: true})
+		return respond.JSON(c, http.StatusOK, VisitAck{Counted: false, OK: true})
 	}
 	s.usage.Add(usage.Visit, 1)
 	s.countVisitor(c.Request())
-	return writeJSON(c, http.StatusOK, VisitAck{Counted: true, OK: true})
+	return respond.JSON(c, http.StatusOK, VisitAck{Counted: true, OK: true})
 }

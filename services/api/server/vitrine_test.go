@@ -14,6 +14,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
+	vitrineapi "github.com/okfindex/okf-index/services/api/server/vitrine"
 )
 
 // vitrineEnv is a full API with an operator token, a controlled clock and
@@ -41,7 +44,7 @@ func newVitrineEnv(t *testing.T, edit func(env map[string]string)) *vitrineEnv {
 	return &vitrineEnv{
 		accountEnv: &accountEnv{testAPI: a, idp: idp},
 		clock:      clock,
-		collector: &vitrine.Publisher{Store: st, Produto: productID, Nome: AppName, BaseURL: publicBase,
+		collector: &vitrine.Publisher{Store: st, Produto: billing.ProductID, Nome: AppName, BaseURL: publicBase,
 			Build: "test-build", Full: true, Now: clock.Now},
 	}
 }
@@ -166,7 +169,7 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	} {
 		for _, p := range paths {
 			resp, body := e.send("GET", p, h, nil)
-			wantError(t, name+" "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+			wantError(t, name+" "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 			if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("%s %s: Cache-Control %q", name, p, cc)
 			}
@@ -187,7 +190,7 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	}
 
 	e.publish()
-	var op VitrineOperator
+	var op vitrineapi.OperatorDocument
 	resp, body := e.send("GET", paths[0], operator, nil)
 	if err := json.Unmarshal(body, &op); err != nil || resp.StatusCode != 200 || op.Operador == nil || op.AtualizadoEm == nil ||
 		*op.AtualizadoEm != *op.Operador.AtualizadoEm || op.Produto != "okf" {
@@ -208,18 +211,18 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	noToken := newVitrineEnv(t, func(env map[string]string) { delete(env, "METRICS_TOKEN") })
 	for _, p := range paths {
 		resp, body := noToken.send("GET", p, operator, nil)
-		wantError(t, "unconfigured "+p, resp, body, http.StatusServiceUnavailable, errTokenNotConfigured)
+		wantError(t, "unconfigured "+p, resp, body, http.StatusServiceUnavailable, apierror.TokenNotConfigured)
 		resp, body = noToken.send("GET", p, nil, nil)
-		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 	}
 	// No collector: 503 collector_not_configured with the right token, 401
 	// without.
 	off := newVitrineEnv(t, func(env map[string]string) { env["VITRINE_COLLECTOR"] = "off" })
 	for _, p := range paths {
 		resp, body := off.send("GET", p, operator, nil)
-		wantError(t, "collector off "+p, resp, body, http.StatusServiceUnavailable, errCollectorNotConfigured)
+		wantError(t, "collector off "+p, resp, body, http.StatusServiceUnavailable, apierror.CollectorNotConfigured)
 		resp, body = off.send("GET", p, http.Header{"Authorization": {"Bearer wrong"}}, nil)
-		wantError(t, "collector off, wrong token "+p, resp, body, http.StatusUnauthorized, errInvalidToken)
+		wantError(t, "collector off, wrong token "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
 	}
 	if resp, _ := off.do("GET", "/api/vitrine", nil); resp.StatusCode != 200 {
 		t.Errorf("the public projection with the collector off: %d", resp.StatusCode)
@@ -231,7 +234,7 @@ func TestVitrineAbsentOnBase(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	for _, p := range []string{"/api/vitrine", "/api/vitrine/operador", "/api/vitrine/painel", "/api/vitrine/cursores"} {
-		a.getError(p, 404, errNotFound)
+		a.getError(p, 404, apierror.NotFound)
 	}
 }
 
@@ -239,7 +242,7 @@ func TestVitrineAbsentOnBase(t *testing.T) {
 func TestVitrineExcerpt(t *testing.T) {
 	t.Parallel()
 	e := newVitrineEnv(t, nil)
-	ex, err := e.server.vitrineExcerpt(t.Context())
+	ex, err := e.server.vitrine.Excerpt(t.Context())
 	if err != nil || ex.Publicado || ex.AtualizadoEm != nil || ex.Link != publicBase+"/api/vitrine" || ex.Uso30d != nil {
 		t.Fatalf("before publication: %+v %v", ex, err)
 	}
@@ -248,13 +251,13 @@ func TestVitrineExcerpt(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.publish()
-	ex, err = e.server.vitrineExcerpt(t.Context())
+	ex, err = e.server.vitrine.Excerpt(t.Context())
 	if err != nil || !ex.Publicado || ex.AtualizadoEm == nil || ex.Stale || ex.Uso30d == nil || *ex.Uso30d != 1200 || ex.Bundles == nil {
 		t.Fatalf("after publication: %+v %v", ex, err)
 	}
 	// GET /api/partners carries the excerpt once published.
 	var partners struct {
-		Stats VitrineExcerpt `json:"stats"`
+		Stats vitrineapi.Excerpt `json:"stats"`
 	}
 	e.get("/api/partners", 200, &partners)
 	if got := partners.Stats; !got.Publicado || got.Uso30d == nil || *got.Uso30d != 1200 || got.Link != publicBase+"/api/vitrine" {

@@ -26,6 +26,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/pkg/x402/x402test"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // The browser tests of the full variant's pages (/account, /credit). The
@@ -96,7 +97,7 @@ func (w *fullWeb) buyCredit(usdN int) string {
 	fmt.Sscan(a.MaxAmountRequired, &amount)
 	req := x402.Requirement{Network: x402.Networks[a.Network], AmountMicro: amount, PayTo: a.PayTo, Resource: a.Resource}
 	resp, body = w.send(http.MethodPost, path, nil, map[string]string{x402.HeaderPaymentV1: w.payer.Pay(req, 1)})
-	var p CreditPurchase
+	var p billing.CreditPurchase
 	if resp.StatusCode != 200 || json.Unmarshal(body, &p) != nil {
 		w.t.Fatalf("paid purchase: %d %s", resp.StatusCode, body)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -30,7 +31,7 @@ var pageListParams = []string{"version", "language", "type", "license", "concept
 func pageQuery(raw string) (apiQuery string, form url.Values, selected map[string][]string, err error) {
 	form, err = url.ParseQuery(raw)
 	if err != nil {
-		return "", nil, nil, invalidParameter("", "The query string is not valid URL encoding.")
+		return "", nil, nil, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
 	api := url.Values{}
 	for k, vs := range form {
@@ -85,10 +86,10 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 	if err == nil {
 		in.Page, err = s.search(ctx, apiQuery)
 	}
-	var ae *apiError
+	var ae *apierror.Error
 	switch {
-	case errors.As(err, &ae) && ae.status == http.StatusBadRequest:
-		status, in.Err = http.StatusBadRequest, ae.body.Message
+	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
+		status, in.Err = http.StatusBadRequest, ae.Body.Message
 	case err != nil:
 		return web.SearchView{}, 0, err
 	}
@@ -134,7 +135,7 @@ func (s *Server) getResultsFragment(c echo.Context) error {
 // its card answers; a missing bundle is a 404 page.
 func (s *Server) getBundlePage(c echo.Context) error {
 	card, err := s.bundle(c.Request().Context(), c.Param("id"))
-	if status, body, internal := errorResponse(err); err != nil && !internal && status == http.StatusNotFound {
+	if status, body, internal := apierror.Response(err); err != nil && !internal && status == http.StatusNotFound {
 		v := web.NewErrorView(http.StatusNotFound, body.Message, s.full)
 		return s.writePage(c, http.StatusNotFound, func(w io.Writer) error { return s.web.Render(w, "error", v) })
 	} else if err != nil {
@@ -174,7 +175,7 @@ func (s *Server) getOpenSearch(c echo.Context) error {
 func (s *Server) getAsset(c echo.Context) error {
 	a, ok := s.web.Asset(c.Param("name"))
 	if !ok {
-		return notFound("The pages' assets are app.css, app.js, full.js and icon.svg.")
+		return apierror.New(apierror.NotFound, "The pages' assets are app.css, app.js, full.js and icon.svg.")
 	}
 	return s.writeAsset(c, a)
 }

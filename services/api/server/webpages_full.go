@@ -11,6 +11,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -55,11 +57,11 @@ func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
 	in := web.AccountInput{MaxKeys: store.LiveKeyLimit}
 	status := http.StatusOK
 	sess, err := s.currentSession(c)
-	var ae *apiError
+	var ae *apierror.Error
 	switch {
-	case errors.As(err, &ae) && ae.body.Error == errAuthUnavailable:
+	case errors.As(err, &ae) && ae.Body.Error == apierror.AuthUnavailable:
 		in.State, status = web.AccountUnavailable, http.StatusServiceUnavailable
-		c.Response().Header().Set(echo.HeaderRetryAfter, retryAfter)
+		c.Response().Header().Set(echo.HeaderRetryAfter, apierror.DefaultRetryAfter)
 	case err != nil:
 		return web.AccountView{}, 0, err
 	case sess == nil:
@@ -116,6 +118,6 @@ func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Wri
 // getCreditPage answers GET /credit: the balance form, the packages and,
 // through the script, their payment requirements.
 func (s *Server) getCreditPage(c echo.Context) error {
-	v := web.NewCreditView(creditPackagesUSD, s.baseURL)
+	v := web.NewCreditView(billing.CreditPackagesUSD, s.baseURL)
 	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "credit", v) })
 }

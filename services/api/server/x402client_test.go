@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
 // The end-to-end payment test: real x402 clients from npm (v2 @x402/fetch
@@ -91,7 +92,7 @@ func TestX402ClientsPay(t *testing.T) {
 			key := "0x" + hex.EncodeToString(crypto.FromECDSA(k))
 
 			res := runX402Client(t, r, version, "POST", "/api/credito?usd=1", "", key)
-			var p CreditPurchase
+			var p billing.CreditPurchase
 			if res.Status != 200 || json.Unmarshal([]byte(res.Body), &p) != nil || p.SaldoUSD != "1.00" || res.Settlement == "" ||
 				res.V2 != (version == "2") {
 				t.Fatalf("credit purchase: %+v", res)

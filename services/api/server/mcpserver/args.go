@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // argChecker checks what the REST route cannot see in a tool's arguments:
@@ -81,7 +82,7 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	args := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, invalidParameter("", "The arguments must be a JSON object.")
+			return nil, apierror.Parameter("", "The arguments must be a JSON object.")
 		}
 		if args == nil {
 			args = map[string]any{}
@@ -95,7 +96,7 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	for _, name := range names {
 		schema, ok := c.props[name]
 		if !ok && c.fullOnly[name] {
-			return nil, unsupportedParameter(name)
+			return nil, apierror.Unsupported(name)
 		}
 		if !ok {
 			known := make([]string, 0, len(c.props))
@@ -104,12 +105,12 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 			}
 			slices.Sort(known)
 			if len(known) == 0 {
-				return nil, invalidParameter(name, "This tool takes no arguments; %s is not one.", name)
+				return nil, apierror.Parameter(name, "This tool takes no arguments; %s is not one.", name)
 			}
-			return nil, invalidParameter(name, "%s is not an argument of this tool; it takes %s.", name, strings.Join(known, ", "))
+			return nil, apierror.Parameter(name, "%s is not an argument of this tool; it takes %s.", name, strings.Join(known, ", "))
 		}
 		if err := schema.Validate(args[name]); err != nil {
-			return nil, invalidParameter(name, "%s has the wrong type: %v", name, err)
+			return nil, apierror.Parameter(name, "%s has the wrong type: %v", name, err)
 		}
 	}
 	return args, nil

@@ -1,9 +1,12 @@
-package server
+package mcpserver
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/okfindex/okf-index/services/api/server/openapi"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
 // toolSchemas derives MCP tool schemas from the OpenAPI document a variant
@@ -23,7 +26,7 @@ const (
 
 // newToolSchemas reads the document of a variant.
 func newToolSchemas(full bool) (*toolSchemas, error) {
-	data, err := publishedOpenAPI("", full)
+	data, err := openapi.Published("", full)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +44,7 @@ func newToolSchemas(full bool) (*toolSchemas, error) {
 }
 
 // forRoute returns the input and output schemas of a route's operation.
-func (ts *toolSchemas) forRoute(r Route) (in, out map[string]any, err error) {
+func (ts *toolSchemas) forRoute(r route.Route) (in, out map[string]any, err error) {
 	route := r.Method + " " + r.Path // for the messages
 	op, ok := dig(ts.paths, r.Path, strings.ToLower(r.Method)).(map[string]any)
 	if !ok {

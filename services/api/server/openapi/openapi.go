@@ -1,26 +1,28 @@
-package server
+// Package openapi publishes the embedded api/openapi.json for a
+// deployment: servers set to the public base URL, and the base variant
+// without the full variant's operations and parameters.
+package openapi
 
 import (
 	"encoding/json"
 	"strings"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/okfindex/okf-index/api"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
-// variantKey marks, in api/openapi.json, an operation or a parameter that
+// VariantKey marks, in api/openapi.json, an operation or a parameter that
 // exists only in the full variant.
-const variantKey = "x-variant"
+const VariantKey = "x-variant"
 
 // httpMethods are the operation keys of an OpenAPI path item.
 var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
-// publishedOpenAPI is the document GET /openapi.json answers: the embedded
+// Published is the document GET /openapi.json answers: the embedded
 // api/openapi.json with servers set to the public base URL, and, for a base
 // deployment, without the operations and parameters marked x-variant: full
 // (a path left with no operation goes too). Computed once at start.
-func publishedOpenAPI(baseURL string, full bool) ([]byte, error) {
+func Published(baseURL string, full bool) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(api.OpenAPI, &doc); err != nil {
 		return nil, err
@@ -39,7 +41,7 @@ func publishedOpenAPI(baseURL string, full bool) ([]byte, error) {
 		}
 		pruneComponents(doc)
 	}
-	return marshal(doc)
+	return respond.Marshal(doc)
 }
 
 // pruneComponents drops the components no path reaches, directly or through
@@ -107,14 +109,14 @@ func keepBase(item map[string]any) int {
 	return n
 }
 
-func fullOnly(v map[string]any) bool { return v[variantKey] == "full" }
+func fullOnly(v map[string]any) bool { return v[VariantKey] == "full" }
 
 // Extensions of the account routes: x-cors false marks a session route
 // (no CORS headers; Route.Session), x-api-key false a route that reads no
 // API key.
 const (
-	corsKey   = "x-cors"
-	apiKeyKey = "x-api-key"
+	CORSKey   = "x-cors"
+	APIKeyKey = "x-api-key"
 )
 
 // addAPIKeyRefusal adds, to every operation of the full variant that reads
@@ -128,7 +130,7 @@ func addAPIKeyRefusal(doc map[string]any) {
 		item, _ := item.(map[string]any)
 		for _, m := range httpMethods {
 			op, ok := item[m].(map[string]any)
-			if !ok || op[apiKeyKey] == false {
+			if !ok || op[APIKeyKey] == false {
 				continue
 			}
 			responses, _ := op["responses"].(map[string]any)
@@ -141,9 +143,4 @@ func addAPIKeyRefusal(doc map[string]any) {
 			responses["401"] = map[string]any{"$ref": "#/components/responses/InvalidAPIKey"}
 		}
 	}
-}
-
-// getOpenAPI answers GET /openapi.json with the document computed at start.
-func (s *Server) getOpenAPI(c echo.Context) error {
-	return s.writeDocument(c, echo.MIMEApplicationJSON, s.openAPIJSON)
 }

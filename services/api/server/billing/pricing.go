@@ -1,4 +1,4 @@
-package server
+package billing
 
 import (
 	"fmt"
@@ -6,18 +6,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/okfindex/okf-index/pkg/x402"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // Price and billing discovery of the full variant (contract 4.3 and 2.8).
 // Money is integer micro-dollars here and a decimal string on the wire.
-
-// contactPriceMicros is the price of one agent contact message after the
-// first free one (contract section 8): 0.10 USD.
-const contactPriceMicros = 100_000
-
-// productID names this product in the house's shared documents.
-const productID = "okf"
 
 // Pricing is the answer of GET /api/pricing.
 type Pricing struct {
@@ -31,8 +24,8 @@ type Pricing struct {
 // Billing is the answer of GET /api/billing: the pricing plus how to pay.
 type Billing struct {
 	Pricing
-	Payment Payment `json:"payment"`
-	Credit  Credit  `json:"credit"`
+	Payment PaymentConfig `json:"payment"`
+	Credit  Credit        `json:"credit"`
 }
 
 // Quota is what is free and what is paid (contract 2.8).
@@ -56,8 +49,8 @@ type PaidPrice struct {
 	PriceUSD string `json:"price_usd"`
 }
 
-// Payment is the x402 payment configuration (contract 2.8).
-type Payment struct {
+// PaymentConfig is how this deployment takes x402 payments (contract 2.8).
+type PaymentConfig struct {
 	Provider     string            `json:"provider"`
 	Mode         string            `json:"mode"`
 	Network      string            `json:"network"`
@@ -79,21 +72,11 @@ type Credit struct {
 	Header string `json:"header"`
 }
 
-// usd writes micro-dollars as a decimal USD string with two decimals or
-// more when needed ("0.10", "1.00", "0.0015").
-func usd(micros int64) string {
-	s := fmt.Sprintf("%d.%06d", micros/1_000_000, micros%1_000_000)
-	for len(s) > len("0.00") && s[len(s)-1] == '0' && s[len(s)-3] != '.' {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// pricing is the document of GET /api/pricing.
-func (s *Server) pricing() Pricing {
+// Pricing is the document of GET /api/pricing.
+func (s *Service) Pricing() Pricing {
 	day := "UTC day"
 	return Pricing{
-		Product: productID,
+		Product: ProductID,
 		Quota: Quota{
 			Free: []FreeQuota{
 				{OQue: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limite: "unlimited"},
@@ -101,7 +84,7 @@ func (s *Server) pricing() Pricing {
 				{OQue: "agent contact messages (POST /api/contact)", Limite: "1"},
 			},
 			Paid: append([]PaidPrice{
-				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: usd(contactPriceMicros)},
+				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: USD(ContactPriceMicros)},
 			}, creditPrices()...),
 			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
 				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
@@ -113,29 +96,29 @@ func (s *Server) pricing() Pricing {
 	}
 }
 
-// billing is the document of GET /api/billing.
-func (s *Server) billing() Billing {
-	net := x402.Networks[s.cfg.X402Network]
+// Document is the document of GET /api/billing.
+func (s *Service) Document() Billing {
+	net := s.Network()
 	var payTo, faucet *string
-	if s.cfg.X402PayTo != "" {
-		payTo = &s.cfg.X402PayTo
+	if address, ok := s.PayTo(); ok {
+		payTo = &address
 	}
 	if net.Faucet != "" {
 		faucet = &net.Faucet
 	}
 	return Billing{
-		Pricing: s.pricing(),
-		Payment: Payment{
+		Pricing: s.Pricing(),
+		Payment: PaymentConfig{
 			Provider: "x402",
-			Mode:     s.cfg.X402Mode,
-			Network:  s.cfg.X402Network,
+			Mode:     string(s.Mode()),
+			Network:  s.NetworkName(),
 			ChainID:  int(net.ChainID),
 			PayTo:    payTo,
 			// homolog: the loop closes with test USDC; dev_gate: no test
-			// credential exists in this service (payments.go).
-			Homolog:      s.cfg.X402Network == "base-sepolia",
-			Dev:          s.cfg.X402Mode == "dev",
-			Facilitator:  s.cfg.X402Facilitator,
+			// credential exists in this service (package billing).
+			Homolog:      s.Testnet(),
+			Dev:          s.Mode() == Dev,
+			Facilitator:  s.FacilitatorURL(),
 			Asset:        "USDC",
 			AssetAddress: net.USDC,
 			Faucet:       faucet,
@@ -144,25 +127,25 @@ func (s *Server) billing() Billing {
 				"metamask":        "https://metamask.io/",
 			},
 		},
-		Credit: Credit{URL: s.baseURL + "/api/credito", Header: "X-Credito"},
+		Credit: Credit{URL: s.baseURL + "/api/credito", Header: CreditHeader},
 	}
 }
 
 // getPricing answers GET /api/pricing [full only].
-func (s *Server) getPricing(c echo.Context) error {
-	return writeJSON(c, http.StatusOK, s.pricing())
+func (s *Service) getPricing(c echo.Context) error {
+	return respond.JSON(c, http.StatusOK, s.Pricing())
 }
 
 // getBilling answers GET /api/billing [full only].
-func (s *Server) getBilling(c echo.Context) error {
-	return writeJSON(c, http.StatusOK, s.billing())
+func (s *Service) getBilling(c echo.Context) error {
+	return respond.JSON(c, http.StatusOK, s.Document())
 }
 
 // creditPrices lists the credit packages as paid items.
 func creditPrices() []PaidPrice {
 	var out []PaidPrice
-	for _, n := range creditPackagesUSD {
-		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: usd(n * 1_000_000)})
+	for _, n := range CreditPackagesUSD {
+		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: USD(n * 1_000_000)})
 	}
 	return out
 }

@@ -1,6 +1,10 @@
-package server
+// Package repostatus answers GET /api/status?repo=owner/repo: what the
+// GitHub sweep made of every index.md of a repository at its latest read,
+// and when it will read it next.
+package repostatus
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -14,7 +18,36 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
+	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
+
+// Store is what the route reads.
+type Store interface {
+	RepoStatus(ctx context.Context, repo, after string, limit int) (store.RepoStatus, error)
+}
+
+// Service answers GET /api/status.
+type Service struct {
+	store   Store
+	baseURL string           // PUBLIC_BASE_URL without a trailing slash
+	now     func() time.Time // the clock of the next read
+}
+
+// New builds the route on st.
+func New(st Store, baseURL string, now func() time.Time) *Service {
+	return &Service{store: st, baseURL: baseURL, now: now}
+}
+
+// Routes is the route's row.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodGet, Path: "/api/status", Summary: "What the sweep made of a repository's index.md files",
+			Handler: s.getRepoStatus, Usage: route.CountedAsAPI, ReadsIndex: true},
+	}
+}
 
 // repoStatusQuery is a validated query of GET /api/status.
 type repoStatusQuery struct {
@@ -32,7 +65,7 @@ const maxStatusCursor = 1024
 // read next. An unknown repository is a 200 with known false and a message
 // that says how discovery finds repositories (as GET /api/ping/status
 // answers an unknown host with an empty list).
-func (s *Server) getRepoStatus(c echo.Context) error {
+func (s *Service) getRepoStatus(c echo.Context) error {
 	q, err := parseRepoStatus(c.QueryString())
 	if err != nil {
 		return err
@@ -47,7 +80,7 @@ func (s *Server) getRepoStatus(c echo.Context) error {
 			"cursor": {st.Next}}.Encode()
 		out.Next = &next
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }
 
 // parseRepoStatus validates the query of GET /api/status with the rules of
@@ -61,35 +94,34 @@ func parseRepoStatus(rawQuery string) (repoStatusQuery, error) {
 	q := repoStatusQuery{limit: store.MaxOwnerStatus}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	raw, ok := r.scalar("repo", false)
-	if r.err != nil {
-		return q, r.err
+	r := query.Reader{Vals: vals}
+	raw, ok := r.Scalar("repo", false)
+	if r.Err() != nil {
+		return q, r.Err()
 	}
 	if !ok {
-		return q, invalidRepo("repo is required: the repository written owner/repo, as in ?repo=octo-org/handbook.")
+		return q, apierror.New(apierror.InvalidRepo, "repo is required: the repository written owner/repo, as in ?repo=octo-org/handbook.").At("repo")
 	}
 	if msg := validRepoName(raw); msg != "" {
-		return q, invalidRepo(msg)
+		return q, apierror.New(apierror.InvalidRepo, msg).At("repo")
 	}
 	q.repo = strings.ToLower(raw)
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, store.MaxOwnerStatus)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, store.MaxOwnerStatus)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).",
-				store.MaxOwnerStatus, store.MaxOwnerStatus))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxOwnerStatus, store.MaxOwnerStatus))
 		}
 		q.limit = n
 	}
-	if cursor, ok := r.scalar("cursor", false); ok {
+	if cursor, ok := r.Scalar("cursor", false); ok {
 		if len(cursor) > maxStatusCursor || strings.ContainsFunc(cursor, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			r.fail(invalidParameter("cursor", "cursor must be the value of a next link."))
+			r.Fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = cursor
 	}
-	return q, r.err
+	return q, r.Err()
 }
 
 // validRepoName checks owner/repo against GitHub's naming rules and returns

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"testing"
 	"time"
@@ -11,75 +10,14 @@ import (
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
-
-func TestClientOf(t *testing.T) {
-	tests := []struct {
-		peer    string
-		header  []string
-		trusted bool
-		want    string
-	}{
-		{"203.0.113.7:5555", nil, false, "203.0.113.7/32"},
-		{"[2001:db8:1:2:3:4:5:6]:443", nil, false, "2001:db8:1:2::/64"},
-		{"[::ffff:203.0.113.7]:1", nil, false, "203.0.113.7/32"},
-		// Not trusted: a client's own header is ignored.
-		{"203.0.113.7:5555", []string{"198.51.100.1"}, false, "203.0.113.7/32"},
-		// Trusted: the last entry, the one the proxy appended.
-		{"10.0.0.2:5555", []string{"198.51.100.1, 192.0.2.9"}, true, "192.0.2.9/32"},
-		{"10.0.0.2:5555", []string{"1.1.1.1", "192.0.2.9"}, true, "192.0.2.9/32"},
-		{"10.0.0.2:5555", []string{"2001:db8::1"}, true, "2001:db8::/64"},
-		// A header that holds no address falls back to the peer.
-		{"10.0.0.2:5555", []string{"unknown"}, true, "10.0.0.2/32"},
-		{"10.0.0.2:5555", nil, true, "10.0.0.2/32"},
-		{"garbage", nil, false, "invalid Prefix"},
-	}
-	for _, tc := range tests {
-		if got := clientOf(tc.peer, tc.header, tc.trusted).String(); got != tc.want {
-			t.Errorf("clientOf(%q, %q, %v) = %s, want %s", tc.peer, tc.header, tc.trusted, got, tc.want)
-		}
-	}
-}
-
-func TestClientLimiter(t *testing.T) {
-	clk := clocktest.New(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
-	l := newClientLimiter(6, clk.Now) // one every 10 s, burst 6
-	a, b := netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("192.0.2.2/32")
-	for i := range 6 {
-		if ok, _ := l.allow(a); !ok {
-			t.Fatalf("request %d of the burst refused", i+1)
-		}
-	}
-	ok, wait := l.allow(a)
-	if ok || wait <= 0 || wait > 10*time.Second {
-		t.Fatalf("7th request: %v, wait %s; want refused with a wait up to 10 s", ok, wait)
-	}
-	if ok, _ := l.allow(b); !ok {
-		t.Fatal("another client was refused")
-	}
-	clk.Advance(wait)
-	if ok, _ := l.allow(a); !ok {
-		t.Fatal("refused after the announced wait")
-	}
-	// Clients whose bucket filled up again are forgotten.
-	clk.Advance(2 * time.Minute)
-	l.allow(b)
-	l.mu.Lock()
-	n := len(l.clients)
-	l.mu.Unlock()
-	if n != 1 {
-		t.Errorf("%d clients remembered after they went quiet, want 1 (the one just seen)", n)
-	}
-}
 
 func TestRetryAfterSeconds(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "1", time.Millisecond: "1", time.Second: "1", 1500 * time.Millisecond: "2", time.Hour: "3600"} {
-		if got := retryAfterSeconds(d); got != want {
-			t.Errorf("retryAfterSeconds(%s) = %s, want %s", d, got, want)
+		if got := respond.RetryAfterSeconds(d); got != want {
+			t.Errorf("respond.RetryAfterSeconds(%s) = %s, want %s", d, got, want)
 		}
-	}
-	if got := untilNextUTCDay(time.Date(2026, 11, 26, 23, 59, 0, 0, time.UTC)); got != time.Minute {
-		t.Errorf("untilNextUTCDay = %s", got)
 	}
 }
 

@@ -1,8 +1,7 @@
-package server
+package ping
 
 import (
 	"net/netip"
-	"strconv"
 	"sync"
 	"time"
 
@@ -64,21 +63,6 @@ func (l *clientLimiter) prune(now time.Time) {
 		}
 	}
 	l.lastPruned = now
-}
-
-// retryLater is an error answer that tells the client when to ask again:
-// handleError writes Retry-After from it (whole seconds, rounded up).
-type retryLater struct {
-	*apiError
-	after time.Duration
-}
-
-func (e *retryLater) Unwrap() error { return e.apiError }
-
-// retryAfterSeconds is the Retry-After value of a wait: whole seconds,
-// rounded up, at least 1.
-func retryAfterSeconds(d time.Duration) string {
-	return strconv.FormatInt(max(1, int64((d+time.Second-1)/time.Second)), 10)
 }
 
 // untilNextUTCDay is the wait from now until the next UTC midnight, when

@@ -1,4 +1,4 @@
-package server
+package respond
 
 import (
 	"crypto/sha256"
@@ -20,33 +20,33 @@ import (
 
 // Cache-Control of each kind of answer.
 const (
-	// cacheSearch: search pages change with every write; a short reuse.
-	cacheSearch = "public, max-age=10"
-	// cacheCard: a card and the statistics change seldom.
-	cacheCard  = "public, max-age=60"
-	cacheStats = "public, max-age=60"
-	// cacheChanges: the feed's tail grows at any moment; a client polls.
-	cacheChanges = "public, max-age=5"
-	// cacheAtom: feed readers poll every few minutes at most.
-	cacheAtom = "public, max-age=300"
-	// cacheDocument: documents change only with a deployment.
-	cacheDocument = "public, max-age=3600"
+	// CacheSearch: search pages change with every write; a short reuse.
+	CacheSearch = "public, max-age=10"
+	// CacheCard: a card and the statistics change seldom.
+	CacheCard  = "public, max-age=60"
+	CacheStats = "public, max-age=60"
+	// CacheChanges: the feed's tail grows at any moment; a client polls.
+	CacheChanges = "public, max-age=5"
+	// CacheAtom: feed readers poll every few minutes at most.
+	CacheAtom = "public, max-age=300"
+	// CacheDocument: documents change only with a deployment.
+	CacheDocument = "public, max-age=3600"
 )
 
-// validators are what an answer is revalidated with.
-type validators struct {
+// Validators are what an answer is revalidated with.
+type Validators struct {
 	etag         string
 	lastModified time.Time // zero: the answer has no Last-Modified
 }
 
-// validatorsOf is the weak ETag of body, with lastModified.
-func validatorsOf(body []byte, lastModified time.Time) validators {
+// ValidatorsOf is the weak ETag of body, with lastModified.
+func ValidatorsOf(body []byte, lastModified time.Time) Validators {
 	sum := sha256.Sum256(body)
-	return validators{etag: `W/"` + hex.EncodeToString(sum[:10]) + `"`, lastModified: lastModified}
+	return Validators{etag: `W/"` + hex.EncodeToString(sum[:10]) + `"`, lastModified: lastModified}
 }
 
-// set writes the validators and cache into the answer's headers.
-func (v validators) set(h http.Header, cache string) {
+// Set writes the validators and cache into the answer's headers.
+func (v Validators) Set(h http.Header, cache string) {
 	h.Set("ETag", v.etag)
 	if !v.lastModified.IsZero() {
 		h.Set("Last-Modified", v.lastModified.UTC().Format(http.TimeFormat))
@@ -54,11 +54,11 @@ func (v validators) set(h http.Header, cache string) {
 	h.Set("Cache-Control", cache)
 }
 
-// notModified reports whether the request's conditions say the client's
+// NotModified reports whether the request's conditions say the client's
 // copy is current. If-None-Match decides when present (weak comparison);
 // If-Modified-Since only when it is absent, and only on an answer with a
 // Last-Modified, compared in whole seconds as HTTP dates are.
-func (v validators) notModified(r *http.Request) bool {
+func (v Validators) NotModified(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
@@ -76,40 +76,40 @@ func (v validators) notModified(r *http.Request) bool {
 	return !v.lastModified.Truncate(time.Second).After(since)
 }
 
-// strongValidatorsOf is a strong ETag of body, without Last-Modified: for
+// StrongValidatorsOf is a strong ETag of body, without Last-Modified: for
 // an answer served byte for byte from one stored document (the usage
 // projection, the partnership offer), where a strong validator is true.
-func strongValidatorsOf(body []byte) validators {
+func StrongValidatorsOf(body []byte) Validators {
 	sum := sha256.Sum256(body)
-	return validators{etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	return Validators{etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 }
 
-// writeConditional answers 200 with body, its validators and cache, or 304
+// Conditional answers 200 with body, its validators and cache, or 304
 // when the request's conditions match them.
-func writeConditional(c echo.Context, contentType string, body []byte, lastModified time.Time, cache string) error {
-	return writeValidated(c, contentType, body, validatorsOf(body, lastModified), cache)
+func Conditional(c echo.Context, contentType string, body []byte, lastModified time.Time, cache string) error {
+	return Validated(c, contentType, body, ValidatorsOf(body, lastModified), cache)
 }
 
-// writeValidated is writeConditional with validators already made.
-func writeValidated(c echo.Context, contentType string, body []byte, v validators, cache string) error {
+// Validated is Conditional with validators already made.
+func Validated(c echo.Context, contentType string, body []byte, v Validators, cache string) error {
 	h := c.Response().Header()
-	v.set(h, cache)
+	v.Set(h, cache)
 	// Every such route answers any origin; a script of another origin may
 	// read the ETag to revalidate (Last-Modified is readable already).
 	h.Set("Access-Control-Expose-Headers", "ETag")
-	if v.notModified(c.Request()) {
+	if v.NotModified(c.Request()) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, contentType, body)
 }
 
-// writeJSONConditional is writeConditional for a JSON value.
-func writeJSONConditional(c echo.Context, v any, lastModified time.Time, cache string) error {
-	b, err := marshal(v)
+// JSONConditional is Conditional for a JSON value.
+func JSONConditional(c echo.Context, v any, lastModified time.Time, cache string) error {
+	b, err := Marshal(v)
 	if err != nil {
 		return err
 	}
-	return writeConditional(c, echo.MIMEApplicationJSON, b, lastModified, cache)
+	return Conditional(c, echo.MIMEApplicationJSON, b, lastModified, cache)
 }
 
 // etagMatches reports whether an If-None-Match header names tag (weak

@@ -1,4 +1,8 @@
-package server
+// Package caller holds what the middleware learns about who calls, for
+// the handlers and the MCP tools (which see only a context): the client
+// address the per-client limits count by, and the API key a request
+// presented.
+package caller
 
 import (
 	"context"
@@ -7,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/okfindex/okf-index/pkg/store"
 )
 
 // Who a request comes from, for the per-client limits: the TCP peer, or,
@@ -16,31 +21,31 @@ import (
 
 type clientKey struct{}
 
-// withClient stores the request's client in its context, where the
+// Middleware stores the request's client in its context, where the
 // handlers and the MCP tools (which see only a context) find it.
-func withClient(trustedHeader string) echo.MiddlewareFunc {
+func Middleware(trustedHeader string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			client := clientOf(req.RemoteAddr, req.Header.Values(trustedHeader), trustedHeader != "")
+			client := Of(req.RemoteAddr, req.Header.Values(trustedHeader), trustedHeader != "")
 			c.SetRequest(req.WithContext(context.WithValue(req.Context(), clientKey{}, client)))
 			return next(c)
 		}
 	}
 }
 
-// clientFrom returns the client stored by withClient; the zero prefix when
+// Client returns the client stored by Middleware; the zero prefix when
 // there is none (a call from outside HTTP).
-func clientFrom(ctx context.Context) netip.Prefix {
+func Client(ctx context.Context) netip.Prefix {
 	p, _ := ctx.Value(clientKey{}).(netip.Prefix)
 	return p
 }
 
-// clientOf is the client of a request from peer (host:port), or from the
+// Of is the client of a request from peer (host:port), or from the
 // trusted header's values when trusted: the last address of the last value,
 // the one the proxy itself appended. A header that does not hold an address
 // falls back to the peer.
-func clientOf(peer string, header []string, trusted bool) netip.Prefix {
+func Of(peer string, header []string, trusted bool) netip.Prefix {
 	if trusted && len(header) > 0 {
 		last := header[len(header)-1]
 		if i := strings.LastIndexByte(last, ','); i >= 0 {
@@ -71,4 +76,17 @@ func clientPrefix(a netip.Addr) netip.Prefix {
 	}
 	p, _ := a.Prefix(bits)
 	return p
+}
+
+// apiKeyContextKey holds the request's store.APIKey in the Echo context.
+const apiKeyContextKey = "okf.apikey"
+
+// SetAPIKey records the API key a request presented, once checked.
+func SetAPIKey(c echo.Context, k store.APIKey) { c.Set(apiKeyContextKey, k) }
+
+// APIKey is the API key the request presented and the middleware checked;
+// ok is false when there is none.
+func APIKey(c echo.Context) (k store.APIKey, ok bool) {
+	k, ok = c.Get(apiKeyContextKey).(store.APIKey)
+	return k, ok
 }

@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"bytes"
@@ -17,10 +17,10 @@ import (
 
 // JSON-RPC 2.0 error codes (the specification's section 5.1).
 const (
-	rpcParseError     = -32700
-	rpcInvalidRequest = -32600
-	rpcMethodNotFound = -32601
-	rpcInternalError  = -32603
+	RPCParseError     = -32700
+	RPCInvalidRequest = -32600
+	RPCMethodNotFound = -32601
+	RPCInternalError  = -32603
 )
 
 // rpcError is a JSON-RPC 2.0 error response.
@@ -40,7 +40,7 @@ type rpcErrorBody struct {
 func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
 	var seen bytes.Buffer // what h read of the body, for the request's id
 	if r.Body != nil {
-		r.Body = readCloser{io.TeeReader(r.Body, &limitedWriter{&seen, mcpMaxBody}), r.Body}
+		r.Body = readCloser{io.TeeReader(r.Body, &limitedWriter{&seen, MaxBody}), r.Body}
 	}
 	rw := &rpcRefusalWriter{ResponseWriter: w}
 	h.ServeHTTP(rw, r)
@@ -57,14 +57,14 @@ func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
 // refusalError maps one refusal of the SDK to its JSON-RPC error. The id is
 // the request's when its body was a JSON object that had one, else null.
 func refusalError(status int, text string, body []byte) rpcError {
-	code := rpcInvalidRequest
+	code := RPCInvalidRequest
 	switch {
 	case status >= 500:
-		code = rpcInternalError
+		code = RPCInternalError
 	case strings.HasPrefix(text, "JSON RPC not handled"):
-		code = rpcMethodNotFound
+		code = RPCMethodNotFound
 	case status == http.StatusBadRequest && !json.Valid(body):
-		code = rpcParseError
+		code = RPCParseError
 	}
 	if text == "" {
 		text = http.StatusText(status)

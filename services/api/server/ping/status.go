@@ -1,4 +1,4 @@
-package server
+package ping
 
 import (
 	"net/http"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/query"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // pingStatusQuery is a validated query of GET /api/ping/status.
@@ -24,22 +27,22 @@ type pingStatusQuery struct {
 // verification is retried), publicado (with its bundle id) or rejeitado
 // (with the reason); never a key. next links the following page. An
 // unknown host has an empty list.
-func (s *Server) getPingStatus(c echo.Context) error {
+func (s *Service) getPingStatus(c echo.Context) error {
 	q, err := parsePingStatus(c.QueryString())
 	if err != nil {
 		return err
 	}
-	page, err := s.store.PingStatuses(c.Request().Context(), q.host, q.limit, q.cursor)
+	page, err := s.d.Store.PingStatuses(c.Request().Context(), q.host, q.limit, q.cursor)
 	if err != nil {
 		return err
 	}
 	out := wire.PingStatusPage{Host: q.host, Items: page.Items}
 	if page.Next != 0 {
-		next := s.baseURL + "/api/ping/status?" + url.Values{"host": {q.host}, "limit": {strconv.Itoa(q.limit)},
+		next := s.d.BaseURL + "/api/ping/status?" + url.Values{"host": {q.host}, "limit": {strconv.Itoa(q.limit)},
 			"cursor": {strconv.FormatInt(page.Next, 10)}}.Encode()
 		out.Next = &next
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return respond.JSON(c, http.StatusOK, out)
 }
 
 // parsePingStatus validates the query of GET /api/ping/status with the
@@ -52,33 +55,31 @@ func parsePingStatus(rawQuery string) (pingStatusQuery, error) {
 	q := pingStatusQuery{limit: store.MaxPingStatus}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return q, invalidParameter("", "The query string is not valid URL encoding.")
+		return q, apierror.Parameter("", "The query string is not valid URL encoding.")
 	}
-	r := queryReader{vals: vals}
-	raw, _ := r.scalar("host", false)
-	if r.err != nil {
-		return q, r.err
+	r := query.Reader{Vals: vals}
+	raw, _ := r.Scalar("host", false)
+	if r.Err() != nil {
+		return q, r.Err()
 	}
 	host, ok := normalizeHost(raw)
 	if !ok {
-		return q, pingError(http.StatusBadRequest, errInvalidHost, "host",
-			"host must be a domain name (no scheme, port, path or IP address).")
+		return q, apierror.New(apierror.InvalidHost, "host must be a domain name (no scheme, port, path or IP address).").At("host")
 	}
 	q.host = host
-	if limit, ok := r.scalar("limit", false); ok {
-		n, valid := wholeNumber(limit, store.MaxPingStatus)
+	if limit, ok := r.Scalar("limit", false); ok {
+		n, valid := query.WholeNumber(limit, store.MaxPingStatus)
 		if !valid || n < 1 {
-			r.fail(invalidParameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).",
-				store.MaxPingStatus, store.MaxPingStatus))
+			r.Fail(apierror.Parameter("limit", "limit must be a whole number of at least 1 (above %d it counts as %d).", store.MaxPingStatus, store.MaxPingStatus))
 		}
 		q.limit = n
 	}
-	if cursor, ok := r.scalar("cursor", false); ok {
+	if cursor, ok := r.Scalar("cursor", false); ok {
 		n, err := strconv.ParseInt(cursor, 10, 64)
 		if err != nil || n < 1 {
-			r.fail(invalidParameter("cursor", "cursor must be the value of a next link."))
+			r.Fail(apierror.Parameter("cursor", "cursor must be the value of a next link."))
 		}
 		q.cursor = n
 	}
-	return q, r.err
+	return q, r.Err()
 }

@@ -1,0 +1,116 @@
+package billing
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
+)
+
+// The credit routes of the full variant: buy a package (POST /api/credito)
+// and read a balance (GET /api/credito). The token and the payment are
+// package billing's; these handlers parse and encode.
+
+// CreditPurchase is the answer of POST /api/credito, shown once.
+type CreditPurchase struct {
+	Token    string `json:"token"`
+	SaldoUSD string `json:"saldo_usd"`
+	Guarde   string `json:"guarde"`
+	Usar     string `json:"usar"`
+	SaldoEm  string `json:"saldo_em"`
+}
+
+// CreditBalanceAnswer is the answer of GET /api/credito.
+type CreditBalanceAnswer struct {
+	SaldoMicros int64           `json:"saldo_micros"`
+	SaldoUSD    string          `json:"saldo_usd"`
+	CriadoEm    string          `json:"criado_em"`
+	Movimentos  []CreditMovText `json:"movimentos"`
+}
+
+// CreditMovText is one movement of a balance.
+type CreditMovText struct {
+	Tipo        string `json:"tipo"` // credito or debito
+	ValorMicros int64  `json:"valor_micros"`
+	ValorUSD    string `json:"valor_usd"`
+	Produto     string `json:"produto"`
+	Recurso     string `json:"recurso"`
+	Em          string `json:"em"`
+}
+
+// postCredit answers POST /api/credito?usd=1|5|10|25 [full only].
+func (s *Service) postCredit(c echo.Context) error {
+	ExposeHeaders(c.Response().Header())
+	raw := c.QueryParam("usd")
+	usdN, err := strconv.ParseInt(raw, 10, 64)
+	valid := err == nil
+	if valid {
+		valid = false
+		for _, p := range CreditPackagesUSD {
+			valid = valid || p == usdN
+		}
+	}
+	if !valid {
+		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25.").At("usd")
+	}
+	micros := usdN * 1_000_000
+	req := s.Offer("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+USD(micros)+" USD")
+	paid, present, err := s.Collect(c.Request().Context(), c.Request().Header, req, ProductID)
+	if err != nil {
+		return err
+	}
+	if !present {
+		return s.PaymentNeeded(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
+	}
+	token := NewCreditToken()
+	if err := s.store.BuyCredit(c.Request().Context(), paid.ID, paid.Transaction, CreditHash(token)); err != nil {
+		return err
+	}
+	paid.SetReceipt(c.Response().Header())
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return respond.JSON(c, http.StatusOK, CreditPurchase{
+		Token:    token,
+		SaldoUSD: USD(micros),
+		Guarde:   "Keep this token now: it is shown once and cannot be recovered; whoever holds it spends the credit.",
+		Usar:     "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
+		SaldoEm:  s.baseURL + "/api/credito",
+	})
+}
+
+// getCredit answers GET /api/credito [full only]: the balance of the
+// presented token, never the token.
+func (s *Service) getCredit(c echo.Context) error {
+	token, ok := CreditToken(c.Request().Header)
+	if !ok {
+		return InvalidCredit("Present the credit token: Authorization: Bearer cred_... or X-Credito.")
+	}
+	if len(token) != CreditTokenLen || !strings.HasPrefix(token, CreditPrefix) {
+		return InvalidCredit("The credit token is unknown.")
+	}
+	b, err := s.store.CreditBalance(c.Request().Context(), CreditHash(token))
+	if errors.Is(err, store.ErrCreditUnknown) {
+		return InvalidCredit("The credit token is unknown.")
+	}
+	if err != nil {
+		return err
+	}
+	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: USD(b.BalanceMicros),
+		CriadoEm: b.CreatedAt.UTC().Format(time.RFC3339), Movimentos: []CreditMovText{}}
+	for _, m := range b.Movements {
+		tipo := "credito"
+		if m.Kind == "debit" {
+			tipo = "debito"
+		}
+		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: USD(m.AmountMicros),
+			Produto: m.Product, Recurso: m.Resource, Em: m.At.UTC().Format(time.RFC3339)})
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return respond.JSON(c, http.StatusOK, out)
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/route"
+)
+
+// mcpToolSet holds the tools of the routes this package still serves, for
+// the route table to place each on its route's row (a capability package
+// defines its tools on its own rows); tools/list answers every tool in the
+// order of their rows. TestRouteDecisions checks that each is placed
+// exactly once. A tool calls the same function as its route and takes its
+// schemas from the route's operation in api/openapi.json.
+type mcpToolSet struct {
+	APIIndex, SearchBundles, GetBundle, IndexStats *route.Tool
+}
+
+// newMCPToolSet defines the tools. Schemas are filled in by mcpserver.New.
+func (s *Server) newMCPToolSet() mcpToolSet {
+	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	return mcpToolSet{
+		APIIndex: &route.Tool{Def: &mcp.Tool{
+			Name:  "api_index",
+			Title: "Describe the index",
+			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
+				"MCP, web page), every REST endpoint of this deployment and the MCP tools. The same JSON as GET /api/. " +
+				"Takes no arguments.",
+			Annotations: read,
+		}, Call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
+		SearchBundles: &route.Tool{Def: &mcp.Tool{
+			Name:  "search_bundles",
+			Title: "Search OKF bundles",
+			Description: "Search the live OKF bundles. Every argument is optional and mirrors a query parameter of " +
+				"GET /api/bundles; lists are comma-separated strings. Answers a page {items, limit, offset, " +
+				"next_offset, next, did_you_mean?}: each item is a bundle card whose id get_bundle takes, with a " +
+				"snippet {field, text, highlights} of the passage q matched when q is given. To read further, call " +
+				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
+				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead. q may be a " +
+				"question in any words: word forms and accents do not matter, and with sort=relevance the bundles " +
+				"holding most of its words come first.",
+			Annotations: read,
+		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
+			q, err := mcpserver.QueryOf(args)
+			if err != nil {
+				return nil, err
+			}
+			return toolAnswer(s.searchEncoded(ctx, q))
+		}},
+		GetBundle: &route.Tool{Def: &mcp.Tool{
+			Name:  "get_bundle",
+			Title: "Get one bundle's card",
+			Description: "Fetch one bundle's card by its id (the id of a search_bundles item): name, tagline, " +
+				"description, okf_version, concepts, source and repository signals. Bundles kept out of search " +
+				"(visibility low) answer too. The same JSON as GET /api/bundles/{id}; an unknown id is a not_found error.",
+			Annotations: read,
+		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
+			id, ok := args["id"].(string)
+			if !ok { // a path parameter: the route always has one
+				return nil, apierror.Parameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
+			}
+			return toolAnswer(s.cardEncoded(ctx, id))
+		}},
+		IndexStats: &route.Tool{Def: &mcp.Tool{
+			Name:  "index_stats",
+			Title: "Index statistics",
+			Description: "Count the live bundles in total and by origin, okf_version and repository language " +
+				"(and, on the full variant, by type, concept band and license), with the newest update time. " +
+				"The same JSON as GET /api/stats. Takes no arguments.",
+			Annotations: read,
+		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
+	}
+}
