@@ -106,15 +106,8 @@ func Fit(c *wire.Card) {
 		c.ConceptList = list
 	}
 	if c.Repo != nil {
-		sig := *c.Repo
-		for _, p := range []**string{&sig.Language, &sig.License} {
-			if *p != nil {
-				v := **p
-				line(&v, MaxSignalText, false, CutRepo)
-				*p = &v
-			}
-		}
-		c.Repo = &sig
+		sig, was := FitSignal(*c.Repo)
+		c.Repo, cut[CutRepo] = &sig, cut[CutRepo] || was
 	}
 
 	budget := MaxCardBytes - cardReserve
@@ -145,6 +138,20 @@ func cutList(cut map[string]bool, also ...string) []string {
 		}
 	}
 	return out
+}
+
+// FitSignal cleans and caps the text of a repository's signals (language
+// and license, MaxSignalText each, without an ellipsis: filter values), and
+// reports whether it cut.
+func FitSignal(sig wire.RepoSignal) (wire.RepoSignal, bool) {
+	cut := false
+	for _, p := range []**string{&sig.Language, &sig.License} {
+		if *p != nil {
+			v, was := safetext.Cap(safetext.Line(**p), MaxSignalText, false)
+			*p, cut = &v, cut || was
+		}
+	}
+	return sig, cut
 }
 
 // fitDescription is the longest prefix of c's description (in characters)

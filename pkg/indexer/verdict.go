@@ -72,3 +72,20 @@ func NotBundleReason(err error) (reason, detail string) {
 	detail, _ = safetext.Cap(safetext.Line(detail), maxDetail, true)
 	return reason, detail
 }
+
+// RefusalDetail is the sentence a refused bundle's status shows (the owner
+// status, okfctl import): what the database refused, in one line of at most
+// maxDetail characters.
+func RefusalDetail(ref *store.Refusal) string {
+	var d string
+	switch ref.Reason {
+	case store.RefusedInvalidSignals:
+		d = "the repository's signals are out of range: " + ref.Err.Error()
+	case store.RefusedTooLarge:
+		d = "a field is past a size the index can hold"
+	default:
+		d = "the index refused a value of the card (" + ref.Reason + ")"
+	}
+	d, _ = safetext.Cap(d, maxDetail, true)
+	return d
+}
