@@ -50,7 +50,7 @@ func Warnings(card okf.Card, dir string, files okf.Files) []string {
 	if card.MissingLinks > 0 {
 		warnings = append(warnings, okf.MissingLinksLine(card.MissingLinks, card.LocalLinks))
 	}
-	return capWarnings(warnings)
+	return CapWarnings(warnings)
 }
 
 // shown is a link as a warning quotes it: at most maxShownLink characters.
@@ -65,9 +65,10 @@ const maxShownLink = 200
 // counts the rest.
 const MaxWarnings = 20
 
-// capWarnings keeps the first MaxWarnings-1 warnings and a line counting
-// the others, when there are more than MaxWarnings.
-func capWarnings(w []string) []string {
+// CapWarnings keeps the first MaxWarnings-1 warnings and a line counting
+// the others, when there are more than MaxWarnings: Warnings applies it,
+// and a reader of warnings recorded before it did (GET /api/status) can.
+func CapWarnings(w []string) []string {
 	if len(w) <= MaxWarnings {
 		return w
 	}
