@@ -76,7 +76,7 @@ func Fit(c *wire.Card) {
 		cut[w] = true
 	}
 	line := func(s *string, n int, ellipsis bool, word string) {
-		v, was := safetext.Cap(safetext.Line(*s), n, ellipsis)
+		v, was := safetext.LineCap(*s, n, ellipsis)
 		*s = v
 		cut[word] = cut[word] || was
 	}
@@ -112,6 +112,9 @@ func Fit(c *wire.Card) {
 
 	budget := MaxCardBytes - cardReserve
 	c.Cut = cutList(cut)
+	if sizeBound(*c) <= budget {
+		return // fits: no need to encode it
+	}
 	if size := EncodedSize(*c); size > budget {
 		// Measured with the longest Cut this phase can leave.
 		c.Cut = cutList(cut, CutConceptList, CutDescription)
@@ -147,7 +150,7 @@ func FitSignal(sig wire.RepoSignal) (wire.RepoSignal, bool) {
 	cut := false
 	for _, p := range []**string{&sig.Language, &sig.License} {
 		if *p != nil {
-			v, was := safetext.Cap(safetext.Line(**p), MaxSignalText, false)
+			v, was := safetext.LineCap(**p, MaxSignalText, false)
 			*p, cut = &v, cut || was
 		}
 	}
@@ -169,6 +172,54 @@ func fitDescription(c wire.Card, budget int) string {
 		}
 	}
 	return string(runes[:lo])
+}
+
+// emptyCardBytes is the JSON of a card with every text empty and every
+// optional part present, with room for its numbers, cut list and
+// look_alike_of: what sizeBound adds to the card's texts.
+var emptyCardBytes = func() int {
+	s := ""
+	c := wire.Card{Source: wire.BundleSource{Repo: &s}, Repo: &wire.RepoSignal{Language: &s, License: &s, State: &s,
+		PushedAt: &wire.Timestamp{}}, LookAlikeOf: &s}
+	return EncodedSize(c) + 512
+}()
+
+// conceptBytes is the JSON of a concept whose texts are empty, and its comma.
+const conceptBytes = len(`{"name":"","url":"","summary":""},`)
+
+// sizeBound is at least EncodedSize(c), without encoding: each text counted
+// as if every character JSON escapes took six bytes.
+func sizeBound(c wire.Card) int {
+	n := emptyCardBytes + len(c.ConceptList)*conceptBytes
+	texts := []string{c.ID, c.Name, c.Tagline, c.Description, c.OKFVersion, c.Type, c.IndexURL, c.PageURL, c.API,
+		string(c.Source.Origin), c.Source.Via, c.Source.URL, c.Source.Host, c.Source.Dir, c.Source.Path}
+	for _, p := range []*string{c.Source.Repo, c.LookAlikeOf} {
+		if p != nil {
+			texts = append(texts, *p)
+		}
+	}
+	if c.Repo != nil {
+		for _, p := range []*string{c.Repo.State, c.Repo.Language, c.Repo.License} {
+			if p != nil {
+				texts = append(texts, *p)
+			}
+		}
+	}
+	for _, k := range c.ConceptList {
+		texts = append(texts, k.Name, k.URL, k.Summary)
+	}
+	for _, t := range texts {
+		n += len(t)
+		for i := 0; i < len(t); i++ {
+			switch b := t[i]; {
+			case b < 0x20, b == '"', b == '\\', b == '<', b == '>', b == '&':
+				n += 5 // \u003c and the like
+			case b == 0xe2:
+				n += 3 // U+2028 and U+2029 (three bytes) become six
+			}
+		}
+	}
+	return n
 }
 
 // EncodedSize is the length of c's JSON as encoding/json writes it (HTML

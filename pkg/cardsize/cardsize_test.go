@@ -121,3 +121,35 @@ func TestCheckSignal(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFit is the cost Fit adds to every bundle written: a typical card
+// (nothing to cut) and a hostile one (names and summaries of 80 KB).
+func BenchmarkFit(b *testing.B) {
+	typical := wire.Card{Name: "A typical bundle", Tagline: strings.Repeat("t", 120), Description: strings.Repeat("word ", 200),
+		ConceptList: concepts(24, "Concept name", "https://raw.githubusercontent.com/o/r/HEAD/docs/concept.md", strings.Repeat("s", 60))}
+	hostile := wire.Card{Name: strings.Repeat("n", 3000), ConceptList: concepts(24, strings.Repeat("n", 80<<10), "https://x/a.md", strings.Repeat("s", 80<<10))}
+	for _, c := range []struct {
+		name string
+		card wire.Card
+	}{{"typical", typical}, {"hostile", hostile}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				x := c.card
+				Fit(&x)
+			}
+		})
+	}
+}
+
+func TestSizeBound(t *testing.T) {
+	lang := "Go"
+	for _, c := range []wire.Card{
+		{},
+		{Name: "<&>\"\\\u2028\u2029\x01", Description: strings.Repeat("<", 1000), Repo: &wire.RepoSignal{Stars: 2147483647, Forks: 2147483647, Language: &lang}},
+		{Concepts: 2147483647, ConceptList: concepts(24, "<<", "https://x/&", "\u2028"), Cut: cutOrder, LookAlikeOf: &lang},
+	} {
+		if b, e := sizeBound(c), EncodedSize(c); b < e {
+			t.Errorf("bound %d under the encoded %d", b, e)
+		}
+	}
+}

@@ -65,17 +65,17 @@ func Block(s string) string {
 }
 
 // Line cleans one line of text (a name, a tagline, a type, a concept's name
-// or summary): invalid UTF-8 becomes U+FFFD, invisible and zero-width
+// or summary): each invalid UTF-8 byte becomes U+FFFD, invisible and zero-width
 // characters are removed, and each run of whitespace (tabs and newlines
 // included) becomes one space, with none at either end.
 func Line(s string) string {
-	if clean(s, true) && !strings.ContainsFunc(s, unicode.IsSpace) {
+	if isLine(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+	for _, r := range s { // each invalid byte is one U+FFFD
 		switch {
 		case invisible(r) || zeroWidth(r):
 			continue
@@ -90,6 +90,72 @@ func Line(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// LineCap is Cap(Line(s), n, ellipsis), reading only as much of s as the
+// result needs: a name of megabytes costs what its first n characters do.
+func LineCap(s string, n int, ellipsis bool) (string, bool) {
+	if len(s) <= n && isLine(s) {
+		return s, false // the common case: nothing to clean or cut, no copy
+	}
+	keep := n
+	if ellipsis {
+		keep = n - 1
+	}
+	var b strings.Builder
+	count, keepLen, space := 0, 0, false
+	put := func(r rune) bool { // false when r is past the n-th character
+		if count == n {
+			return false
+		}
+		if count == keep {
+			keepLen = b.Len()
+		}
+		b.WriteRune(r)
+		count++
+		return true
+	}
+	for _, r := range s {
+		switch {
+		case invisible(r) || zeroWidth(r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space && !put(' ') || !put(r) {
+			if keep == n {
+				keepLen = b.Len()
+			}
+			out := strings.TrimRightFunc(b.String()[:keepLen], unicode.IsSpace)
+			if ellipsis {
+				out += "…"
+			}
+			return out, true
+		}
+		space = false
+	}
+	return b.String(), false
+}
+
+// isLine reports whether Line(s) == s without computing it: clean, and
+// its only whitespace single spaces between other characters.
+func isLine(s string) bool {
+	if !clean(s, true) {
+		return false
+	}
+	prevSpace := true // no leading space
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if r != ' ' || prevSpace {
+				return false
+			}
+			prevSpace = true
+			continue
+		}
+		prevSpace = false
+	}
+	return !prevSpace || s == ""
 }
 
 // clean reports whether s is valid UTF-8 without any character Block (or,

@@ -18,7 +18,7 @@ func TestLine(t *testing.T) {
 		{"bidi \u202egnp.exe\u202c", "bidi gnp.exe"},
 		{"iso\u2066late\u2069 \u200fmark\u200e", "isolate mark"},
 		{"zero\u200bwidth\u200c\u200d\u2060\ufeff", "zerowidth"},
-		{"bad \xff utf8", "bad \uFFFD utf8"},
+		{"bad \xff\xfe utf8", "bad \uFFFD\uFFFD utf8"},
 		{"Ünïcödé 文件 ✓", "Ünïcödé 文件 ✓"},
 	} {
 		if got := Line(tc.in); got != tc.want {
@@ -93,6 +93,9 @@ func TestLookAlikeKey(t *testing.T) {
 
 func FuzzLine(f *testing.F) {
 	f.Add("name\x1b[0m\u202e\u200b")
+	f.Add("  a  b \t c  ")
+	f.Add("word word")
+	f.Add("abcdef")
 	f.Fuzz(func(t *testing.T, s string) {
 		got := Line(s)
 		if !utf8.ValidString(got) || strings.ContainsFunc(got, func(r rune) bool { return invisible(r) || zeroWidth(r) || r == '\n' || r == '\t' }) {
@@ -100,6 +103,14 @@ func FuzzLine(f *testing.F) {
 		}
 		if Line(got) != got || Block(Block(s)) != Block(s) {
 			t.Fatalf("not idempotent on %q", s)
+		}
+		for _, n := range []int{1, 2, 5, 40} {
+			for _, e := range []bool{false, true} {
+				w, wcut := Cap(got, n, e)
+				if g, gcut := LineCap(s, n, e); g != w || gcut != wcut {
+					t.Fatalf("LineCap(%q, %d, %v) = %q %v, want %q %v", s, n, e, g, gcut, w, wcut)
+				}
+			}
 		}
 	})
 }
