@@ -175,3 +175,22 @@ func TestLookAlikes(t *testing.T) {
 		t.Errorf("still flagged: %v", *b.LookAlikeOf)
 	}
 }
+
+// TestRecordRepoReadsLeavesOutLongPaths: a root at a path past a B-tree
+// row is left out of the owner status instead of failing the read.
+func TestRecordRepoReadsLeavesOutLongPaths(t *testing.T) {
+	ctx := context.Background()
+	s, clk := newStore(t)
+	long := incompressible(1000) + "/index.md" // past a B-tree row, even compressed
+	err := s.RecordRepoReads(ctx, []store.RepoRead{{Repo: "acme/deep", Commit: "c1", Roots: []store.RootVerdict{
+		{Path: long, NotBundle: "path_too_long", Detail: "too long"},
+		{Path: "index.md", NotBundle: "no_frontmatter", Detail: "no frontmatter"},
+	}}}, clk.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.RepoStatus(ctx, "acme/deep", "", 100)
+	if err != nil || len(st.Roots) != 1 || st.Roots[0].Path != "index.md" {
+		t.Errorf("status: %v %+v", err, st.Roots)
+	}
+}
