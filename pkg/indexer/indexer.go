@@ -7,10 +7,13 @@ package indexer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/cardsize"
 	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safetext"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -28,6 +31,12 @@ type RepoInfo struct {
 	// an import's files on disk): "/x" links follow okf.LinkPath and the
 	// parser counts the concept links to missing files. nil: unknown.
 	Files okf.Files
+}
+
+// Check reports a signal out of range (a *cardsize.SignalError): then the
+// repository's roots are not indexed, and the others of its batch are.
+func (info RepoInfo) Check() error {
+	return cardsize.CheckSignal(int64(info.Stars), int64(info.Forks))
 }
 
 // Signal is the card's repo block for info, classified at now.
@@ -67,8 +76,24 @@ func FromSite(data []byte, s source.Site) (store.BundleInput, error) {
 	return p.Input, err
 }
 
-// ParseRepo is FromRepo with the parser's result.
+// MaxPathBytes bounds the path of a root inside its repository: a card
+// shows it four times (index_url, page_url, source.path and source.dir).
+const MaxPathBytes = 1024
+
+// ErrPathTooLong is returned for a root whose path is longer than
+// MaxPathBytes.
+var ErrPathTooLong = errors.New("indexer: path longer than 1024 bytes")
+
+// ParseRepo is FromRepo with the parser's result. A repository whose
+// signals fail info.Check, or a path longer than MaxPathBytes, is an error
+// for every root.
 func ParseRepo(data []byte, r source.Repo, info RepoInfo, now time.Time) (Parsed, error) {
+	if len(r.Path) > MaxPathBytes {
+		return Parsed{}, fmt.Errorf("indexer: %s: %w", safetext.CapBytes(r.Identity(), 200), ErrPathTooLong)
+	}
+	if err := info.Check(); err != nil {
+		return Parsed{}, fmt.Errorf("indexer: %s: %w", r.Identity(), err)
+	}
 	parsed, err := okf.Parse(data, okf.Root{URL: r.IndexURL(), Label: r.Owner + "/" + r.Name, Dir: r.Dir(), Files: info.Files})
 	if err != nil {
 		return Parsed{}, fmt.Errorf("indexer: %s: %w", r.Identity(), err)
@@ -86,6 +111,7 @@ func ParseRepo(data []byte, r source.Repo, info RepoInfo, now time.Time) (Parsed
 		Path:   r.Path,
 	}
 	c.Repo = info.Signal(now)
+	cardsize.Fit(&c)
 	return Parsed{store.BundleInput{Card: c, RootSHA256: sha256Hex(data), Low: r.Low()}, parsed}, nil
 }
 
@@ -105,17 +131,19 @@ func ParseSite(data []byte, s source.Site) (Parsed, error) {
 		Dir:    s.Dir(),
 		Path:   s.Path(),
 	}
+	cardsize.Fit(&c)
 	return Parsed{store.BundleInput{Card: c, RootSHA256: sha256Hex(data), Low: s.Low()}, parsed}, nil
 }
 
 // card is the part of a card that a root's text decides: the one mapping
-// from the parser's result to the published card.
+// from the parser's result to the published card; ParseRepo and ParseSite
+// fit the whole card to its sizes (cardsize.Fit).
 func card(p okf.Card) wire.Card {
 	list := make(wire.ConceptList, len(p.ConceptList))
 	for i, c := range p.ConceptList {
 		list[i] = wire.Concept{Name: c.Name, URL: c.URL, Summary: c.Summary}
 	}
-	return wire.Card{
+	c := wire.Card{
 		Name:        p.Name,
 		Tagline:     p.Tagline,
 		Description: p.Description,
@@ -124,6 +152,7 @@ func card(p okf.Card) wire.Card {
 		ConceptList: list,
 		Type:        p.Type,
 	}
+	return c
 }
 
 // Preview is the card the API would publish for in, had it been indexed at

@@ -2,9 +2,12 @@ package indexer
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/okfindex/okf-index/pkg/cardsize"
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -65,5 +68,40 @@ func TestPreview(t *testing.T) {
 	b := Preview(in, "https://okf.example", time.Now())
 	if b.API != "https://okf.example/api/bundles/"+in.ID || b.Visibility != wire.VisibilityLow || b.IndexedAt != b.UpdatedAt {
 		t.Errorf("preview: api %q visibility %s", b.API, b.Visibility)
+	}
+}
+
+func TestRepositoryFailsAlone(t *testing.T) {
+	r := source.Repo{Owner: "o", Name: "r", Path: "index.md"}
+	for _, tc := range []struct {
+		name   string
+		repo   source.Repo
+		info   RepoInfo
+		reason string
+	}{
+		{"forks 2^62", r, RepoInfo{Forks: 1 << 62}, NotBundleInvalidSignals},
+		{"negative stars", r, RepoInfo{Stars: -5}, NotBundleInvalidSignals},
+		{"path too long", source.Repo{Owner: "o", Name: "r", Path: strings.Repeat("d/", 600) + "index.md"}, RepoInfo{}, NotBundlePathTooLong},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParseRepo([]byte(root), tc.repo, tc.info, time.Now())
+			if err == nil {
+				t.Fatal("parsed")
+			}
+			if v := Verdict(tc.repo.Path, p, err, nil); v.NotBundle != tc.reason || v.BundleID != "" || len(v.Detail) > 400 {
+				t.Errorf("verdict %+v", v)
+			}
+		})
+	}
+}
+
+func TestCardIsFitted(t *testing.T) {
+	src := "---\nokf_version: \"0.2\"\ntitle: " + strings.Repeat("T", 3000) + "\ntype: " + strings.Repeat("y", 3000) + "\n---\n"
+	in, err := FromRepo([]byte(src), source.Repo{Owner: "o", Name: "r", Path: "index.md"}, RepoInfo{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len([]rune(in.Name)) != cardsize.MaxName || len(in.Type) != cardsize.MaxType || !slices.Equal(in.Cut, []string{"name", "type"}) {
+		t.Errorf("name %d, type %d, cut %q", len([]rune(in.Name)), len(in.Type), in.Cut)
 	}
 }

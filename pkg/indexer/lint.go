@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safetext"
 )
 
 // KnownVersions are the okf_version values of published OKF specs.
@@ -39,15 +40,38 @@ func Warnings(card okf.Card, dir string, files okf.Files) []string {
 	}
 	for _, link := range card.Links {
 		if _, inBundle := okf.LinkPath("", link, nil); !inBundle {
-			warnings = append(warnings, fmt.Sprintf("link %q leaves the bundle", link))
+			warnings = append(warnings, fmt.Sprintf("link %q leaves the bundle", shown(link)))
 			continue
 		}
 		if p, ok := okf.LinkPath(dir, link, files); ok && !files(p) {
-			warnings = append(warnings, fmt.Sprintf("link %q points at a missing file", link))
+			warnings = append(warnings, fmt.Sprintf("link %q points at a missing file", shown(link)))
 		}
 	}
 	if card.MissingLinks > 0 {
 		warnings = append(warnings, okf.MissingLinksLine(card.MissingLinks, card.LocalLinks))
 	}
-	return warnings
+	return CapWarnings(warnings)
+}
+
+// shown is a link as a warning quotes it: at most maxShownLink characters.
+func shown(link string) string {
+	s, _ := safetext.Cap(link, maxShownLink, true)
+	return s
+}
+
+const maxShownLink = 200
+
+// MaxWarnings is the most lines Warnings returns: past it, the last line
+// counts the rest.
+const MaxWarnings = 20
+
+// CapWarnings keeps the first MaxWarnings-1 warnings and a line counting
+// the others, when there are more than MaxWarnings: Warnings applies it,
+// and a reader of warnings recorded before it did (GET /api/status) can.
+func CapWarnings(w []string) []string {
+	if len(w) <= MaxWarnings {
+		return w
+	}
+	rest := len(w) - (MaxWarnings - 1)
+	return append(w[:MaxWarnings-1], fmt.Sprintf("and %d more warnings", rest))
 }

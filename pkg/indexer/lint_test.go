@@ -1,7 +1,9 @@
 package indexer_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/indexer"
@@ -39,5 +41,21 @@ func TestWarnings(t *testing.T) {
 	}
 	if got := okf.MissingLinksLine(1, 1); got != "1 of 1 concept link points at missing files" {
 		t.Errorf("singular: %q", got)
+	}
+}
+
+func TestWarningsAreCapped(t *testing.T) {
+	card := okf.Card{Name: "N", OKFVersion: "0.2", Concepts: 1}
+	for i := range 500 {
+		card.Links = append(card.Links, fmt.Sprintf("gone-%d-%s.md", i, strings.Repeat("x", 300)))
+	}
+	got := indexer.Warnings(card, "", okf.Files(func(string) bool { return false }))
+	if len(got) != indexer.MaxWarnings || got[len(got)-1] != "and 481 more warnings" {
+		t.Fatalf("%d warnings, last %q", len(got), got[len(got)-1])
+	}
+	for _, w := range got {
+		if len(w) > 300 {
+			t.Errorf("warning of %d bytes", len(w))
+		}
 	}
 }

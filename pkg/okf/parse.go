@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/okfindex/okf-index/pkg/cardsize"
+	"github.com/okfindex/okf-index/pkg/safetext"
 )
 
 // Parse reads a root index.md into card fields. root says where the file
@@ -20,6 +23,13 @@ import (
 // entries, and only as much markdown as fits the parser's work budget (see
 // parseLimit); Card.Truncated reports any cut. The description is always cut
 // from the body as read, whatever the parser read.
+//
+// Text is cleaned as it is read (package safetext): the name, tagline, type,
+// okf_version and each concept's name and summary lose control, bidirectional
+// and zero-width characters and become one line; the description loses the
+// control and bidirectional characters. A title or H1 of such characters
+// only is no title. Concepts whose URL is longer than cardsize.MaxConceptURL
+// bytes are not concept targets. The card's sizes are cardsize.Fit's.
 func Parse(data []byte, root Root) (card Card, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -45,15 +55,15 @@ func Parse(data []byte, root Root) (card Card, err error) {
 	limit := parseLimit(body)
 	scan := scanBody(markdownParser(body[:limit]))
 	card = Card{
-		Tagline:     capRunes(firstLine(fm.description), MaxDescriptionRunes),
-		Description: description(body),
-		OKFVersion:  fm.version,
-		Type:        collapseSpace(fm.typ),
+		Tagline:     capRunes(safetext.Line(firstLine(fm.description)), MaxDescriptionRunes),
+		Description: safetext.Block(description(body)),
+		OKFVersion:  safetext.Line(fm.version),
+		Type:        safetext.Line(fm.typ),
 		Truncated:   truncated || limit < len(body) || scan.truncated,
 		Links:       scan.links,
 	}
-	card.Name, card.NameFellBack = chooseName(fm.title, scan.h1, root)
-	card.Name = cleanString(card.Name)
+	card.Name, card.NameFellBack = chooseName(safetext.Line(fm.title), safetext.Line(scan.h1), root)
+	card.Name = safetext.Line(card.Name)
 	card.Concepts, card.ConceptList, card.LocalLinks, card.MissingLinks = concepts(scan.entries, res)
 	return card, nil
 }
@@ -94,7 +104,7 @@ func concepts(entries []entry, res resolver) (n int, list []Concept, local, miss
 	list = []Concept{}
 	for _, e := range entries {
 		u, ok := res.resolve(e.dest())
-		if !ok {
+		if !ok || len(u) > cardsize.MaxConceptURL {
 			continue
 		}
 		key := withoutFragment(u)
@@ -103,7 +113,7 @@ func concepts(entries []entry, res resolver) (n int, list []Concept, local, miss
 		}
 		seen[key] = true
 		if len(list) < MaxConceptList {
-			list = append(list, Concept{Name: e.name(), URL: cleanString(u), Summary: e.summary()})
+			list = append(list, Concept{Name: safetext.Line(e.name()), URL: cleanString(u), Summary: safetext.Line(e.summary())})
 		}
 		if res.files != nil {
 			if p, ok := LinkPath(res.bundleDir, e.dest(), res.files); ok {

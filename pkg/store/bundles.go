@@ -15,7 +15,7 @@ import (
 const bundleColumns = `id, visibility, name, tagline, description, okf_version, concepts,
 	concept_list, type, index_url, page_url, origin, via, source_url, host, repo, dir, path,
 	repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license,
-	indexed_at, updated_at`
+	indexed_at, updated_at, cut, look_alike_of`
 
 // scanBundle reads one row of bundleColumns, then into extra the columns
 // that follow them, if any.
@@ -30,7 +30,7 @@ func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 	dest := []any{&b.ID, &b.Visibility, &b.Name, &b.Tagline, &b.Description, &b.OKFVersion,
 		&b.Concepts, &b.ConceptList, &b.Type, &b.IndexURL, &b.PageURL, &b.Source.Origin, &b.Source.Via,
 		&b.Source.URL, &b.Source.Host, &b.Source.Repo, &b.Source.Dir, &b.Source.Path,
-		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated}
+		&stars, &forks, &pushedAt, &state, &lang, &licen, &indexed, &updated, &b.Cut, &b.LookAlikeOf}
 	err := row.Scan(append(dest, extra...)...)
 	if err != nil {
 		return Bundle{}, err
@@ -47,6 +47,9 @@ func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 			sig.PushedAt = &wire.Timestamp{Time: pushedAt.UTC()}
 		}
 		b.Repo = sig
+	}
+	if len(b.Cut) == 0 {
+		b.Cut = nil // nothing cut: the card has no cut field
 	}
 	b.IndexedAt = wire.Timestamp{Time: indexed.UTC()}
 	b.UpdatedAt = wire.Timestamp{Time: updated.UTC()}
@@ -101,8 +104,9 @@ func lockAndRead(ctx context.Context, tx pgx.Tx, id string) (*stored, error) {
 	return &st, nil
 }
 
-// upsertSQL writes bundles, one per element of the arrays $1..$27, $29 and
-// $30, with the writers' clock $28 and analysisVersion $31 (one
+// upsertSQL writes bundles, one per element of the arrays $1..$27, $29,
+// $30, $32 (cut, comma-separated) and $33, with the writers' clock $28 and
+// analysisVersion $31 (one
 // statement whatever their number, so the statistics triggers run once per
 // batch). A new bundle starts live, or low when its path says so or an
 // earlier non-hidden copy of its root exists; an existing one keeps
@@ -115,7 +119,8 @@ const upsertSQL = `
 INSERT INTO bundles AS b (id, visibility, path_low, name, tagline, description, okf_version,
 	concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
 	dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
-	repo_license, root_sha256, content_hash, indexed_at, updated_at, lang, search_extra, analysis)
+	repo_license, root_sha256, content_hash, indexed_at, updated_at, lang, search_extra, analysis,
+	cut, look_alike_key)
 SELECT u.id,
 	CASE WHEN u.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = u.root_sha256 AND o.id <> u.id
@@ -127,16 +132,16 @@ SELECT u.id,
 	u.repo_license, u.root_sha256, u.content_hash,
 	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
 	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
-	u.lang::regconfig, u.search_extra, $31::smallint
+	u.lang::regconfig, u.search_extra, $31::smallint, string_to_array(u.cut, ','), u.look_alike_key
 FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
 	$7::integer[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
 	$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::integer[],
 	$21::integer[], $22::timestamptz[], $23::text[], $24::text[], $25::text[], $26::text[],
-	$27::text[], $29::text[], $30::text[]) WITH ORDINALITY
+	$27::text[], $29::text[], $30::text[], $32::text[], $33::text[]) WITH ORDINALITY
 	AS u(id, path_low, name, tagline, description, okf_version, concepts, concept_list, type,
 	     index_url, page_url, origin, via, source_url, host, repo, dir, path, ident, repo_stars,
 	     repo_forks, repo_pushed_at, repo_state, repo_language, repo_license, root_sha256,
-	     content_hash, lang, search_extra, ord)
+	     content_hash, lang, search_extra, cut, look_alike_key, ord)
 ON CONFLICT (id) DO UPDATE SET
 	visibility = CASE WHEN excluded.path_low THEN 'low'
 	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = excluded.root_sha256
@@ -154,6 +159,7 @@ ON CONFLICT (id) DO UPDATE SET
 	repo_language = excluded.repo_language, repo_license = excluded.repo_license,
 	root_sha256 = excluded.root_sha256, lang = excluded.lang,
 	search_extra = excluded.search_extra, analysis = excluded.analysis,
+	cut = excluded.cut, look_alike_key = excluded.look_alike_key,
 	updated_at = CASE WHEN b.content_hash = excluded.content_hash THEN b.updated_at
 	                  ELSE excluded.updated_at END,
 	content_hash = excluded.content_hash`

@@ -21,6 +21,8 @@
 //	upsertbatch.go UpsertBundles: many bundles a transaction and a statement
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideGoneRepo, HideBundle
 //	repos.go       SetRepoSignal
+//	isolate.go     UpsertIsolated, Refusal: a bundle the database refuses fails alone, the rest of its batch is written
+//	lookalike.go   look_alike_of: a name that looks like an earlier bundle's without being it (TR39 skeletons)
 //	search.go      Search, and how each search shape stays bounded; relevance and its weights
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for

@@ -62,9 +62,15 @@ ON CONFLICT (repo, path) DO UPDATE SET bundle_id = excluded.bundle_id, not_bundl
 	links_missing = excluded.links_missing, links_checked = excluded.links_checked,
 	commit_oid = excluded.commit_oid, read_at = excluded.read_at`
 
+// MaxRootPathBytes is the longest path RecordRepoReads records: the
+// (repo, path) key of sweep_roots must fit a B-tree row, and the indexer
+// indexes no root at a longer path.
+const MaxRootPathBytes = 1024
+
 // RecordRepoReads replaces what is known of each repository of reads with
 // that read, at at: one statement for all of them. A repository read with
-// no index.md keeps no row.
+// no index.md keeps no row; a root whose path is longer than
+// MaxRootPathBytes is left out.
 func (s *Store) RecordRepoReads(ctx context.Context, reads []RepoRead, at time.Time) error {
 	if len(reads) == 0 {
 		return nil
@@ -80,6 +86,9 @@ func (s *Store) RecordRepoReads(ctx context.Context, reads []RepoRead, at time.T
 		name := strings.ToLower(r.Repo)
 		repos = append(repos, name)
 		for _, v := range r.Roots {
+			if len(v.Path) > MaxRootPathBytes {
+				continue // not indexed either (indexer.MaxPathBytes); a key past a B-tree row
+			}
 			w := v.Warnings
 			if w == nil {
 				w = []string{}

@@ -7,17 +7,23 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/okfindex/okf-index/pkg/cardsize"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // SetRepoSignal refreshes the repository signal columns of every bundle of
 // repo (lowercase owner/repo), for the enricher that re-reads a repository
 // without re-reading its bundles, and returns how many bundles changed.
-// Visibility is not touched: hiding the bundles of a gone repository is
+// Signals out of range (cardsize.CheckSignal) are a *Refusal, and nothing
+// is written. Visibility is not touched: hiding the bundles of a gone repository is
 // HideRepoBundlesExcept(ctx, repo, nil).
 func (s *Store) SetRepoSignal(ctx context.Context, repo string, sig wire.RepoSignal) (int, error) {
 	repo = strings.ToLower(repo)
-	cols := signalColumns(cleanSignal(&sig))
+	if err := cardsize.CheckSignal(int64(sig.Stars), int64(sig.Forks)); err != nil {
+		return 0, &Refusal{ID: repo, Reason: RefusedInvalidSignals, Err: err}
+	}
+	sig, _ = cardsize.FitSignal(*cleanSignal(&sig))
+	cols := signalColumns(&sig)
 	var n int
 	err := s.inTx(ctx, func(txn pgx.Tx) error {
 		// Lock in id order, as concurrent refreshes of one repository would

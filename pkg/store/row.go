@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/okfindex/okf-index/pkg/cardsize"
+	"github.com/okfindex/okf-index/pkg/safetext"
 	"github.com/okfindex/okf-index/pkg/searchtext"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
@@ -24,6 +26,7 @@ type bundleRow struct {
 	sig         signalCols  // all nil when the bundle has no repository signal
 	lang        string      // the text search configuration of its language (analysed)
 	searchExtra string      // the words the parser would not make, a line per weight (analysed)
+	lookAlike   string      // safetext.LookAlikeKey of the name
 }
 
 // signalCols are the repository signal columns, nil when absent.
@@ -51,10 +54,13 @@ func eqPtr[T comparable](a, b *T) bool {
 	return a == b || a != nil && b != nil && *a == *b
 }
 
-// newBundleRow cleans in and derives its columns.
+// newBundleRow cleans in, fits its card to the card's sizes
+// (cardsize.Fit: whatever a writer hands over, no field reaches an index
+// uncapped) and derives its columns.
 func newBundleRow(in BundleInput) bundleRow {
 	in = cleanInput(in)
-	r := bundleRow{in: in}
+	cardsize.Fit(&in.Card)
+	r := bundleRow{in: in, lookAlike: safetext.LookAlikeKey(in.Name)}
 	list, _ := json.Marshal(in.ConceptList) // cannot fail; nil is []
 	r.conceptList = string(list)
 	if in.Source.Origin != wire.OriginDomain && in.Source.Repo != nil && *in.Source.Repo != "" {
@@ -78,7 +84,8 @@ func (r bundleRow) analysed() bundleRow {
 // records: a change of analyse (or of pkg/searchtext) that changes what a
 // stored row would hold increments it, and writers then rewrite rows of an
 // older version even when their content is the same (migration 0018).
-const analysisVersion = 1
+// Version 2 adds the look_alike_key column (migration 0021).
+const analysisVersion = 2
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line

@@ -74,8 +74,8 @@ func TestContentHashIsStable(t *testing.T) {
 	repo := "acme/widgets"
 	code := BundleInput{Card: wire.Card{
 		ID: "acme-widgets-x", IndexURL: "https://raw.example/a&b<c>.md", PageURL: "https://p/?a=1&b=2",
-		Name: "N <&> \u2028", Tagline: "t", Description: "d & e", OKFVersion: "0.2", Concepts: 3, Type: "glossary",
-		ConceptList: wire.ConceptList{{Name: "c<1>", URL: "u?x=1&y=2", Summary: "s\u2029"}},
+		Name: "N <&>", Tagline: "t", Description: "d & e \u2028\u2029", OKFVersion: "0.2", Concepts: 3, Type: "glossary",
+		ConceptList: wire.ConceptList{{Name: "c<1>", URL: "u?x=1&y=2", Summary: "s"}},
 		Source: wire.BundleSource{Origin: "code_host", Via: "sweep", URL: "https://github.com/acme/widgets", Host: "github.com",
 			Repo: &repo, Dir: "docs", Path: "docs/index.md"},
 	}, RootSHA256: "abc", Low: true}
@@ -85,7 +85,7 @@ func TestContentHashIsStable(t *testing.T) {
 		Source: wire.BundleSource{Origin: "domain", Via: "indexnow", URL: "https://docs.example", Host: "docs.example", Path: "index.md"},
 	}, RootSHA256: "def"}
 	for in, want := range map[*BundleInput]string{
-		&code: "e6d83468adb5b1357d43c99200312e2bdffe3fe15b944a7e7942d14a4600443c",
+		&code: "62224f18531759f3cbeb37329ee9768e56cb3b50b135f734da21da9021952ca8",
 		&site: "ed7359d52998d620b81ec6d4449968075bfbb11d5e431b372254229cfc7620ff",
 	} {
 		if got := newBundleRow(*in).contentHash; got != want {

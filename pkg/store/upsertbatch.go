@@ -35,6 +35,9 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 	var ids []string
 	for i, in := range ins {
 		rows[i] = newBundleRow(in)
+		if err := checkInput(rows[i].in); err != nil {
+			return nil, err
+		}
 		id := rows[i].in.ID
 		if id == "" || rows[i].in.RootSHA256 == "" {
 			return nil, fmt.Errorf("store: upsert bundle %q: id and root hash are required", id)
@@ -90,6 +93,9 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 				return err
 			}
 			if _, err := tx.Exec(ctx, addSuggestWordsSQL, dictionaryWords(liveNames(write, vis))); err != nil {
+				return err
+			}
+			if err := markLookAlikes(ctx, tx, write, vis); err != nil {
 				return err
 			}
 		}
@@ -198,9 +204,14 @@ func upsertArgs(rows []bundleRow, now *time.Time) []any {
 		stars[i], forks[i], pushed[i] = r.sig.Stars, r.sig.Forks, r.sig.PushedAt
 		state[i], lang[i], license[i] = r.sig.State, r.sig.Language, r.sig.License
 	}
+	cut, lookAlike := make([]string, n), make([]string, n)
+	for i, r := range rows {
+		cut[i], lookAlike[i] = strings.Join(r.in.Cut, ","), r.lookAlike
+	}
 	return []any{text[0], low, text[1], text[2], text[3], text[4], concepts, text[5], text[6],
 		text[7], text[8], text[9], text[10], text[11], text[12], repo, text[13], text[14], text[15],
-		stars, forks, pushed, state, lang, license, text[16], text[17], now, text[18], text[19], analysisVersion}
+		stars, forks, pushed, state, lang, license, text[16], text[17], now, text[18], text[19], analysisVersion,
+		cut, lookAlike}
 }
 
 // lockKeys takes the advisory locks of class for keys, in ascending key

@@ -23,6 +23,15 @@ type Card struct {
 	UpdatedAt   Timestamp    `json:"updated_at"`
 	// API is the absolute URL of this card, from the API's public base URL.
 	API string `json:"api"`
+	// Cut names the fields of this card that were cut to fit the card's
+	// sizes (name, tagline, description, type, okf_version, concept_list,
+	// concept_name, concept_summary, repo), in that order; absent when
+	// nothing was.
+	Cut []string `json:"cut,omitempty"`
+	// LookAlikeOf is the id of an earlier bundle whose name this one's
+	// looks like without being the same (a homoglyph: Cyrillic "а" for
+	// Latin "a", a zero for an o); absent when none.
+	LookAlikeOf *string `json:"look_alike_of,omitempty"`
 	// Snippet says why a search with q found this bundle: a short passage of
 	// the field that matched, its matched words marked. Only items of a
 	// search with q carry it; cards never do.

@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safetext"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 )
@@ -114,10 +116,13 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 	jobs := make(chan importJob, importWriters)
 	written := make(chan error, importWriters)
 	ws := make([]importSummary, importWriters) // what each writer counts
+	failures := &lockedWriter{w: progress}     // the writers' lines about refused bundles
 	for i := range ws {
-		go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws[i]) }()
+		go func() { written <- writeJobs(ctx, cancel, st, jobs, &ws[i], failures) }()
 	}
-	p := &importParser{sum: &sum, job: newImportJob(), jobs: jobs, meter: newMeter(progress, total)}
+	m := newMeter(progress, total)
+	m.w = failures // the terminal test is done; writes share the writers' lock
+	p := &importParser{sum: &sum, job: newImportJob(), jobs: jobs, meter: m}
 	for i, r := range repos {
 		if err = ctx.Err(); err != nil {
 			break
@@ -138,6 +143,7 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 		sum.Updated += ws[i].Updated
 		sum.Unchanged += ws[i].Unchanged
 		sum.Hidden += ws[i].Hidden
+		sum.Failed += ws[i].Failed
 	}
 	if err = cmp.Or(werr, err); err != nil {
 		return sum, err
@@ -152,6 +158,7 @@ func importTree(ctx context.Context, st *store.Store, dir string, progress io.Wr
 // importJob is a batch to write and the repositories completed with it.
 type importJob struct {
 	batch []store.BundleInput
+	at    []rootAt            // where each bundle of batch is in reads
 	keep  map[string][]string // owner/repo to the ids found there
 	reads []store.RepoRead    // what the import made of each index.md of those repositories
 }
@@ -168,11 +175,17 @@ type importParser struct {
 
 // repo parses the roots of one repository into the job, sending it when
 // it is full.
+//
+// A repository whose repo.json is not valid JSON, or whose signals are out
+// of range (indexer.RepoInfo.Check), fails alone: each of its index.md files
+// is counted failed and recorded with the reason invalid_signals, its
+// bundles indexed before stay as they were, and the import goes on.
 func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 	var meta repoJSON
+	var metaErr error
 	if b, err := os.ReadFile(filepath.Join(r.path, "repo.json")); err == nil {
 		if err := json.Unmarshal(b, &meta); err != nil {
-			return fmt.Errorf("import: %s/repo.json: %w", r.path, err)
+			metaErr = fmt.Errorf("repo.json: %w", err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("import: %w", err)
@@ -180,10 +193,26 @@ func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 	info := indexer.RepoInfo{Stars: meta.Stars, Forks: meta.Forks, PushedAt: meta.PushedAt,
 		Archived: meta.Archived, Language: meta.Language, License: meta.License,
 		Files: diskFiles(r.path)} // the tree is known: "/x" links follow okf.LinkPath
+	if metaErr == nil {
+		if err := info.Check(); err != nil {
+			metaErr = fmt.Errorf("repo.json: %w", err)
+		}
+	}
 	p.sum.Repos++
 	keep := []string{}
 	// What this read made of each index.md, for the owner status.
 	read := store.RepoRead{Repo: source.Repo{Owner: r.owner, Name: r.name}.FullName(), Roots: []store.RootVerdict{}}
+	if metaErr != nil {
+		p.meter.printf("  %s/%s: %v; its %d index.md files are not imported\n", r.owner, r.name, metaErr, len(roots))
+		for _, rel := range roots {
+			detail, _ := safetext.Cap(safetext.Line(metaErr.Error()), 300, true)
+			read.Roots = append(read.Roots, store.RootVerdict{Path: rel, NotBundle: indexer.NotBundleInvalidSignals, Detail: detail})
+		}
+		p.sum.Failed += len(roots)
+		p.meter.add(len(roots))
+		p.job.reads = append(p.job.reads, read) // no keep: nothing is hidden
+		return nil
+	}
 	for _, rel := range roots {
 		data, err := os.ReadFile(filepath.Join(r.path, filepath.FromSlash(rel)))
 		if err != nil {
@@ -205,24 +234,31 @@ func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 		}
 		keep = append(keep, in.ID)
 		p.job.batch = append(p.job.batch, in)
-		if len(p.job.batch) >= importBatch {
-			p.jobs <- p.job
-			p.job = newImportJob()
-		}
+		p.job.at = append(p.job.at, rootAt{read: len(p.job.reads), root: len(read.Roots) - 1})
 	}
 	p.job.keep[strings.ToLower(source.Repo{Owner: r.owner, Name: r.name}.FullName())] = keep
 	p.job.reads = append(p.job.reads, read)
+	// A job ends with a repository, so that a bundle the database refuses
+	// is recorded in its repository's read.
+	if len(p.job.batch) >= importBatch {
+		p.jobs <- p.job
+		p.job = newImportJob()
+	}
 	return nil
 }
+
+// rootAt is where a bundle of a job's batch came from:
+// reads[read].Roots[root].
+type rootAt struct{ read, root int }
 
 // writeJobs writes each job's batch, then hides the bundles that its
 // completed repositories no longer hold. After an error it cancels the
 // import and drains the jobs.
-func writeJobs(ctx context.Context, cancel func(), st *store.Store, jobs <-chan importJob, sum *importSummary) error {
+func writeJobs(ctx context.Context, cancel func(), st *store.Store, jobs <-chan importJob, sum *importSummary, out io.Writer) error {
 	var err error
 	for job := range jobs {
 		if err == nil {
-			if err = writeJob(ctx, st, job, sum); err != nil {
+			if err = writeJob(ctx, st, job, sum, out); err != nil {
 				cancel()
 			}
 		}
@@ -230,13 +266,25 @@ func writeJobs(ctx context.Context, cancel func(), st *store.Store, jobs <-chan 
 	return err
 }
 
-func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSummary) error {
+func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSummary, out io.Writer) error {
 	if len(job.batch) > 0 {
-		res, err := st.UpsertBundles(ctx, job.batch)
+		res, refused, err := st.UpsertIsolated(ctx, job.batch)
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
-		for _, r := range res {
+		isRefused := map[int]bool{}
+		for _, ref := range refused {
+			isRefused[ref.Index] = true
+			read := &job.reads[job.at[ref.Index].read]
+			v := &read.Roots[job.at[ref.Index].root]
+			*v = store.RootVerdict{Path: v.Path, NotBundle: indexer.NotBundleWriteRefused, Detail: indexer.RefusalDetail(ref)}
+			fmt.Fprintf(out, "  %s %s: not imported: %s (%s)\n", read.Repo, v.Path, v.Detail, ref.Reason)
+			sum.Failed++
+		}
+		for i, r := range res {
+			if isRefused[i] {
+				continue
+			}
 			sum.Bundles++
 			switch {
 			case r.Created:
@@ -248,7 +296,7 @@ func writeJob(ctx context.Context, st *store.Store, job importJob, sum *importSu
 			}
 		}
 	}
-	if len(job.keep) == 0 {
+	if len(job.reads) == 0 {
 		return nil
 	}
 	if err := st.RecordRepoReads(ctx, job.reads, time.Now()); err != nil {
@@ -321,4 +369,16 @@ func findRoots(dir string) ([]string, error) {
 	}
 	sort.Strings(roots)
 	return roots, nil
+}
+
+// lockedWriter serialises the writes of concurrent writers.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }

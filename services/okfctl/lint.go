@@ -13,6 +13,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/okf"
+	"github.com/okfindex/okf-index/pkg/safetext"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -29,7 +30,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print the card and warnings as one JSON object")
 	apiBase := fs.String("api", "http://127.0.0.1:8080", "API base `URL` written in the card's api field")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: okfctl lint [--repo owner/repo [--dir d] | --url URL] [--json] PATH\n\nPATH is a root index.md or a bundle directory (then links are checked against its files).\nExit code 1 when PATH is not a bundle root (no okf_version in its frontmatter).")
+		fmt.Fprintln(fs.Output(), "usage: okfctl lint [--repo owner/repo [--dir d] | --url URL] [--json] PATH\n\nPATH is a root index.md or a bundle directory (then links are checked against its files).\nExit code 1 when PATH is not a bundle root; the reason is the word GET /api/status gives.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -77,10 +78,14 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		parsed.Input.Repo = nil // no repository signals are known offline
 	}
 	if errors.Is(err, okf.ErrNotBundle) {
+		// The reason word and sentence the owner status (GET /api/status)
+		// records for the same file.
+		reason, detail := indexer.NotBundleReason(err)
 		if *asJSON {
-			_ = json.NewEncoder(stdout).Encode(map[string]any{"bundle": false, "error": "not_a_bundle", "message": okf.ErrNotBundle.Error()})
+			_ = json.NewEncoder(stdout).Encode(map[string]any{"bundle": false, "error": "not_a_bundle",
+				"reason": reason, "message": detail})
 		} else {
-			fmt.Fprintf(stdout, "%s: not a bundle: the frontmatter declares no okf_version\n", file)
+			fmt.Fprintf(stdout, "%s: not a bundle (%s): %s\n", safetext.Line(file), reason, detail)
 		}
 		return 1, nil
 	}
@@ -102,7 +107,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	printCard(stdout, card)
 	for _, w := range warnings {
-		fmt.Fprintln(stdout, "warning:", w)
+		fmt.Fprintln(stdout, "warning:", safetext.Line(w))
 	}
 	return 0, nil
 }
@@ -182,24 +187,30 @@ func diskFiles(home string) okf.Files {
 	}
 }
 
+// printCard prints the card for a terminal: every value one line without
+// control characters (safetext.Line), whatever the file or its path held.
 func printCard(w io.Writer, b store.Bundle) {
-	fmt.Fprintf(w, "id:          %s\n", b.ID)
-	fmt.Fprintf(w, "name:        %s\n", b.Name)
-	fmt.Fprintf(w, "tagline:     %s\n", b.Tagline)
-	fmt.Fprintf(w, "okf_version: %s\n", b.OKFVersion)
-	fmt.Fprintf(w, "type:        %s\n", b.Type)
+	t := safetext.Line
+	fmt.Fprintf(w, "id:          %s\n", t(b.ID))
+	fmt.Fprintf(w, "name:        %s\n", t(b.Name))
+	fmt.Fprintf(w, "tagline:     %s\n", t(b.Tagline))
+	fmt.Fprintf(w, "okf_version: %s\n", t(b.OKFVersion))
+	fmt.Fprintf(w, "type:        %s\n", t(b.Type))
 	fmt.Fprintf(w, "visibility:  %s\n", b.Visibility)
-	fmt.Fprintf(w, "index_url:   %s\n", b.IndexURL)
-	fmt.Fprintf(w, "page_url:    %s\n", b.PageURL)
+	fmt.Fprintf(w, "index_url:   %s\n", t(b.IndexURL))
+	fmt.Fprintf(w, "page_url:    %s\n", t(b.PageURL))
 	fmt.Fprintf(w, "concepts:    %d\n", b.Concepts)
 	for _, c := range b.ConceptList {
-		line := "  - " + c.Name + " <" + c.URL + ">"
+		line := "  - " + t(c.Name) + " <" + t(c.URL) + ">"
 		if c.Summary != "" {
-			line += ": " + c.Summary
+			line += ": " + t(c.Summary)
 		}
 		fmt.Fprintln(w, line)
 	}
 	if extra := b.Concepts - len(b.ConceptList); extra > 0 {
 		fmt.Fprintf(w, "  ... and %d more\n", extra)
+	}
+	if len(b.Cut) > 0 {
+		fmt.Fprintf(w, "cut:         %s (cut to the card's sizes)\n", strings.Join(b.Cut, ", "))
 	}
 }

@@ -293,3 +293,38 @@ func TestLintSlashLinksFromRepositoryRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestLintReasonIsTheStatusReason: lint names why a file is not a bundle
+// with the word GET /api/status records, not "no okf_version" for all.
+func TestLintReasonIsTheStatusReason(t *testing.T) {
+	for _, tc := range []struct{ src, reason string }{
+		{"# Title\n", "no_frontmatter"},
+		{"---\ntitle: x\n", "frontmatter_not_closed"},
+		{"---\n: : [\n---\n", "frontmatter_not_yaml"},
+		{"---\n- a\n- b\n---\n", "frontmatter_not_mapping"},
+		{"---\ntitle: x\n---\n", "no_okf_version"},
+	} {
+		dir := writeTree(t, map[string]string{"index.md": tc.src})
+		code, out := lint(t, dir)
+		if code != 1 || !strings.Contains(out, "not a bundle ("+tc.reason+")") {
+			t.Errorf("%q: exit %d, output %q", tc.src, code, out)
+		}
+		_, out = lint(t, "--json", dir)
+		var got struct{ Reason string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil || got.Reason != tc.reason {
+			t.Errorf("%q: json %q", tc.src, out)
+		}
+	}
+}
+
+// TestLintPrintsNoTerminalEscapes: whatever the root holds, lint's lines
+// carry no control, bidi or zero-width character.
+func TestLintPrintsNoTerminalEscapes(t *testing.T) {
+	dir := writeTree(t, map[string]string{"index.md": "---\nokf_version: \"0.9\\e]0;x\\a\"\ntitle: \"T\\e[2J\\u202E\"\ndescription: \"tag\\a\"\ntype: \"t\\e\"\n---\n\n- [na\u200bme\x1b](a.md) - sum\x1b[31m\n- [gone](\x1b.md)\n"})
+	_, out := lint(t, dir)
+	if strings.ContainsFunc(out, func(r rune) bool {
+		return r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x202e || r == 0x200b
+	}) {
+		t.Errorf("output carries a control character: %q", out)
+	}
+}

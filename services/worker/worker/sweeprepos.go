@@ -109,9 +109,16 @@ func sweepRepos(ctx context.Context, b sweepBatch) error {
 				return err
 			}
 		}
-		if b.SignalsOnly || (!b.Force && r.HeadOID != "" && cands[r.FullName()].SweptOID == r.HeadOID) {
-			if _, err := st.SetRepoSignal(ctx, r.FullName(), *repoInfo(r).Signal(now)); err != nil {
-				return err
+		badSignals := repoInfo(r).Check()
+		if badSignals != nil {
+			b.Logger.Warn("sweep: repository signals out of range; its bundles are not written", "repo", r.RepoRef, "err", badSignals)
+		}
+		unchanged := !b.Force && r.HeadOID != "" && cands[r.FullName()].SweptOID == r.HeadOID
+		if b.SignalsOnly || unchanged && badSignals == nil {
+			if badSignals == nil {
+				if _, err := st.SetRepoSignal(ctx, r.FullName(), *repoInfo(r).Signal(now)); err != nil {
+					return err
+				}
 			}
 			if b.SignalsOnly {
 				enriched = append(enriched, r.FullName())
@@ -161,16 +168,22 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 	for i, f := range files {
 		byRepo[f.Repo.FullName()] = append(byRepo[f.Repo.FullName()], i)
 	}
-	// One batched write for the page's bundles (store.UpsertBundles), then
+	// One batched write for the page's bundles (store.UpsertIsolated: a
+	// bundle the database refuses is recorded and the rest written), then
 	// each repository's hiding and progress.
 	var ins []store.BundleInput
+	var at []rootAt // where each of ins is in reads
 	var reads []store.RepoRead
 	keep := map[string][]string{} // lowercase owner/repo to the ids found there
+	failed := map[string]bool{}   // repositories whose signals are out of range
 	for i, r := range repos {
 		if trees[i].Gone {
 			continue
 		}
 		info := repoInfo(r)
+		if info.Check() != nil {
+			failed[r.FullName()] = true
+		}
 		info.Files = treeFiles(trees[i])
 		read := store.RepoRead{Repo: r.FullName(), Commit: r.HeadOID, Roots: []store.RootVerdict{}}
 		kept := []string{}
@@ -199,17 +212,23 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 				continue
 			}
 			ins = append(ins, p.Input)
+			at = append(at, rootAt{read: len(reads), root: len(read.Roots) - 1})
 			kept = append(kept, p.Input.ID)
 		}
-		keep[strings.ToLower(r.FullName())] = kept
+		if !failed[r.FullName()] { // a failed repository keeps what it had
+			keep[strings.ToLower(r.FullName())] = kept
+		}
 		reads = append(reads, read)
 	}
-	for len(ins) > 0 {
-		n := min(len(ins), store.MaxBatch)
-		if _, err := st.UpsertBundles(ctx, ins[:n]); err != nil {
-			return err
-		}
-		ins = ins[n:]
+	_, refused, err := st.UpsertIsolated(ctx, ins)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refused {
+		v := &reads[at[ref.Index].read].Roots[at[ref.Index].root]
+		log.Warn("sweep: bundle refused by the database; the rest of the batch is written",
+			"repo", reads[at[ref.Index].read].Repo, "path", v.Path, "reason", ref.Reason, "err", ref.Err)
+		*v = refusedVerdict(v.Path, ref)
 	}
 	if err := st.RecordRepoReads(ctx, reads, now); err != nil {
 		return err
@@ -236,11 +255,25 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 				return err
 			}
 		}
-		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, r.HeadOID, now); err != nil {
+		oid := r.HeadOID
+		if failed[r.FullName()] {
+			oid = "" // read again in full next round, not by this job
+		}
+		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, oid, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// rootAt is where a bundle of a batch came from: reads[read].Roots[root].
+type rootAt struct{ read, root int }
+
+// refusedVerdict is what the owner status says of a root the database
+// refused to store: not indexed, and why. A version indexed before stays.
+func refusedVerdict(path string, ref *store.Refusal) store.RootVerdict {
+	return store.RootVerdict{Path: path, NotBundle: indexer.NotBundleWriteRefused,
+		Detail: indexer.RefusalDetail(ref)}
 }
 
 // readFull reads a root whose GraphQL text GitHub truncated through the

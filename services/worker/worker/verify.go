@@ -28,6 +28,9 @@ const (
 	ReasonNotABundle     = "not_a_bundle"    // the root has no okf_version frontmatter
 	ReasonFetchFailed    = "fetch_failed"    // the root could not be fetched
 	ReasonInvalidBundle  = "invalid_bundle"  // the root could not be parsed for another cause
+	// ReasonWriteRefused: the root is a bundle the database cannot store
+	// (":" and a store.Refused* word follow); retrying cannot succeed.
+	ReasonWriteRefused = "write_refused"
 )
 
 // Reasons a pending URL shows while its verification is retried, beside
@@ -239,6 +242,10 @@ func (a attempt) publish(ctx context.Context, u store.PingURL) (done bool, err e
 		return true, w.Store.RejectPing(ctx, u.ID, ReasonInvalidBundle)
 	}
 	res, err := w.Store.UpsertBundle(ctx, in)
+	if ref := store.AsRefusal(err); ref != nil {
+		w.log().Warn("verify ping: bundle refused by the database", "url", u.URL, "reason", ref.Reason, "err", err)
+		return true, w.Store.RejectPing(ctx, u.ID, ReasonWriteRefused+":"+ref.Reason)
+	}
 	if err != nil {
 		return false, err
 	}
