@@ -100,6 +100,19 @@ func isExec(p string) bool {
 // Start initialises the cluster when its data directory is new and starts the
 // server; a cluster already running in Dir is reused.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	c, err := newCluster(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.initdb(ctx); err != nil {
+		return nil, err
+	}
+	return c.start(ctx, opts)
+}
+
+// newCluster is the Cluster of opts in its directory (made and handed to
+// the server's user), not yet initialised or started.
+func newCluster(opts Options) (*Cluster, error) {
 	bin, err := BinDir(opts.BinDir)
 	if err != nil {
 		return nil, err
@@ -132,9 +145,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := c.initdb(ctx); err != nil {
-		return nil, err
-	}
+	return c, nil
+}
+
+// start starts the server of an initialised data directory, unless one
+// runs there already.
+func (c *Cluster) start(ctx context.Context, opts Options) (*Cluster, error) {
 	if c.running(ctx) {
 		return c, nil
 	}
