@@ -62,9 +62,9 @@ type Tracker struct {
 	now   func() time.Time
 
 	mu      sync.Mutex
-	gen     uint64 // bumped by each check that finds a write
+	gen     uint64   // bumped by each check that finds a write
 	changes []change // what the last maxChanges generations wrote, oldest first
-	snap    string // the snapshot of the last check that succeeded
+	snap    string   // the snapshot of the last check that succeeded
 	snapAt  time.Time
 	running *round // the check under way
 	queued  *round // the check that starts when it ends
