@@ -445,7 +445,7 @@ func TestRealQueries(t *testing.T) {
 
 func TestShapeOf(t *testing.T) {
 	for q, want := range map[string]string{
-		`SELECT id FROM bundles WHERE id = $1 AND visibility <> 'hidden'`:                                        "card",
+		`SELECT id FROM bundles WHERE id = $1 AND visibility <> $2`:                                              "card",
 		`WITH w AS (SELECT ids FROM bundle_writes) SELECT pg_current_snapshot()::text`:                           "freshness check",
 		`WITH e0 AS MATERIALIZED (SELECT 1 FROM bundles WHERE visibility = 'live' AND origin = $1)`:              "relevance [origin]",
 		`SELECT x FROM bundles WHERE visibility = 'live' AND search @@ okf_term($1) ORDER BY repo_stars DESC`:    "sorted stars +q",

@@ -108,7 +108,7 @@ var (
 // first words.
 func shapeOf(q string) string {
 	switch {
-	case strings.Contains(q, "FROM bundles WHERE id = $1 AND visibility <> 'hidden'"):
+	case strings.Contains(q, "FROM bundles WHERE id = $1 AND visibility <>"):
 		return "card"
 	case strings.Contains(q, "pg_current_snapshot()"):
 		return "freshness check"
