@@ -87,6 +87,17 @@ func TestCachesUnderConcurrentWriters(t *testing.T) {
 		}
 		return v
 	}
+	var bystanderComputed, cardChecks, pageChecks atomic.Int64
+	loadBystander := func() error {
+		_, err := cards.Load(context.Background(), bystander.ID, func() (int, int, error) {
+			bystanderComputed.Add(1)
+			return 0, 8, nil
+		})
+		return err
+	}
+	if err := loadBystander(); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Add(1)
@@ -106,7 +117,6 @@ func TestCachesUnderConcurrentWriters(t *testing.T) {
 			}
 		}()
 	}
-	var bystanderComputed, cardChecks, pageChecks atomic.Int64
 	for r := range 4 {
 		wg.Add(1)
 		go func() {
@@ -132,10 +142,7 @@ func TestCachesUnderConcurrentWriters(t *testing.T) {
 					t.Errorf("page: version %d, but %d was committed more than %s before the lookup", p, want, stale)
 				}
 				pageChecks.Add(1)
-				if _, err := cards.Load(context.Background(), bystander.ID, func() (int, int, error) {
-					bystanderComputed.Add(1)
-					return 0, 8, nil
-				}); err != nil {
+				if err := loadBystander(); err != nil {
 					t.Error(err)
 					return
 				}
