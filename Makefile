@@ -90,16 +90,31 @@ fuzz-seeds:
 	done
 
 # Load harness (services/loadgen): an index of N synthetic bundles, built once
-# into LOAD_DIR and kept, served by the real okf-api (a child process), under
-# a mix at fixed arrival rates for DURATION (open loop: searches of six
-# shapes, cards, statistics, pings, MCP calls), then the same search shapes
-# as naive SQL. Prints per route sent/ok/errors, throughput, p50/p99/p999,
-# the API's RSS, the naive ratios and the targets. Loopback only.
+# into LOAD_DIR and kept (or LOAD_DB, an index database used as it is, e.g.
+# the benchmark's okf_bench_1000000), served by the real okf-api (a child
+# process), under traffic at fixed arrival rates for DURATION (open loop),
+# then the same search shapes as naive SQL. PROFILE=real (the default):
+# searches Zipf over 100,000 distinct queries of the index's words (one word,
+# two words, names, owner/repo, filters with sorts, deep pages), cards Zipf
+# over every id, WRITES bundles a second through the sweep's batched path;
+# PROFILE=hot: the first harness's six hot shapes. Prints per route
+# sent/ok/errors, throughput, p50/p99/p999, each cache's hit share,
+# Postgres's time per statement shape (pg_stat_statements), the API's RSS,
+# the naive ratios and the targets. Loopback only.
 LOAD_DIR ?= .data/load
+LOAD_DB ?=
+PROFILE ?= real
+WRITES ?= 0
+STALENESS ?= 5s
 DURATION ?= 30s
 WARMUP ?= 5s
+ifeq ($(PROFILE),hot)
 RATE_SEARCH ?= 1500
 RATE_CARD ?= 5000
+else
+RATE_SEARCH ?= 200
+RATE_CARD ?= 1000
+endif
 RATE_STATS ?= 20
 RATE_PING ?= 5
 RATE_MCP ?= 50
@@ -109,7 +124,8 @@ load: build
 	@# ./bin, not bin/: deploy's tests read every "-o bin/" build here as an image
 	@# to ship, and the harness is a development tool, not one.
 	go build -o ./bin/okf-loadgen ./services/loadgen
-	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -api bin/okf-api -duration $(DURATION) -warmup $(WARMUP) \
+	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -db '$(LOAD_DB)' -api bin/okf-api -profile $(PROFILE) -writes $(WRITES) \
+		-staleness $(STALENESS) -duration $(DURATION) -warmup $(WARMUP) \
 		-rate-search $(RATE_SEARCH) -rate-card $(RATE_CARD) -rate-stats $(RATE_STATS) \
 		-rate-ping $(RATE_PING) -rate-mcp $(RATE_MCP) -baseline $(BASELINE)
 

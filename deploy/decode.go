@@ -51,6 +51,13 @@ func Decode(doc []byte) (Object, error) {
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &tm); err != nil {
 		return Object{}, fmt.Errorf("decode: %w", err)
 	}
+	if file, ok := crdSchemas[tm.APIVersion+"/"+tm.Kind]; ok {
+		o, err := decodeCustom(js, file)
+		if err != nil {
+			return Object{}, fmt.Errorf("decode %s %s: %w", tm.Kind, o.Metadata.Name, err)
+		}
+		return Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Name: o.Metadata.Name, Namespace: o.Metadata.Namespace, Value: o}, nil
+	}
 	newValue, ok := kinds[tm.APIVersion+"/"+tm.Kind]
 	if !ok {
 		return Object{}, fmt.Errorf("decode: unknown kind %q of apiVersion %q", tm.Kind, tm.APIVersion)

@@ -67,6 +67,13 @@ type Config struct {
 	// listener closes. 0 in development; a few seconds behind Kubernetes.
 	ShutdownDelay time.Duration
 
+	// SearchStaleness (SEARCH_STALENESS, a Go duration, 0 to 60s) is how
+	// long the API may serve a cached search page after a bundle write
+	// could have changed it, with its Age; 0 (the default) serves every
+	// page exact as of the request's arrival. Cards and a client's own
+	// writes are exact either way.
+	SearchStaleness time.Duration
+
 	// PGBin (PG_BIN) is the directory of initdb and pg_ctl for the embedded
 	// cluster of okfctl run (pgcluster.Options.BinDir); "" lets pgcluster
 	// search. It is checked only when a cluster starts.
@@ -161,6 +168,13 @@ func Load(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: SHUTDOWN_DELAY %q must be a duration from 0s to 60s", v)
 		}
 		c.ShutdownDelay = d
+	}
+	if v := getenv("SEARCH_STALENESS"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Minute {
+			return Config{}, fmt.Errorf("config: SEARCH_STALENESS %q must be a duration from 0s to 60s", v)
+		}
+		c.SearchStaleness = d
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)

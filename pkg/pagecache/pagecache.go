@@ -11,6 +11,14 @@
 // a write empties the cache. See store.BundlesWritten for how a write is
 // found whatever the order in which writers commit.
 //
+// A check also says what was written, when it can: the keys (bundle ids)
+// of the rows written, or that anything may have changed. What a cache does
+// with a write is its policy: by default it empties (an answer exact as of
+// the lookup); a cache of answers keyed by what they show (ByKey: a card
+// under its bundle's id) drops only the keys written; a cache whose answers
+// may lag a little (StaleFor: search pages) keeps serving an answer written
+// over until it is that old, then computes it again.
+//
 // A Tracker runs the checks; any number of caches share one (search pages
 // and cards ask the same question). Memory is bounded by each cache's
 // MaxBytes of stored values; past it a value chosen at random makes room (least recently used would evict everything
@@ -22,6 +30,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -29,10 +38,22 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// CheckFunc reports whether bundles were written since the snapshot since
-// ("" for none: then it reports written) and returns a snapshot of now;
+// CheckFunc reports what was written since the snapshot since and returns
+// a snapshot of now: all when anything may have changed (always with since
+// "", which asks with none), else the keys written (none: nothing was);
 // store.BundlesWritten.
-type CheckFunc func(ctx context.Context, since string) (now string, written bool, err error)
+type CheckFunc func(ctx context.Context, since string) (now string, all bool, keys []string, err error)
+
+// change is what the check that made generation gen found written.
+type change struct {
+	gen  uint64
+	all  bool
+	keys []string
+}
+
+// maxChanges is how many generations' changes a tracker remembers: a cache
+// further behind than that empties when it next catches up.
+const maxChanges = 256
 
 // Tracker follows the generation of the index: a number that grows each
 // time a check finds bundles written.
@@ -41,8 +62,9 @@ type Tracker struct {
 	now   func() time.Time
 
 	mu      sync.Mutex
-	gen     uint64 // bumped by each check that finds a write
-	snap    string // the snapshot of the last check that succeeded
+	gen     uint64   // bumped by each check that finds a write
+	changes []change // what the last maxChanges generations wrote, oldest first
+	snap    string   // the snapshot of the last check that succeeded
 	snapAt  time.Time
 	running *round // the check under way
 	queued  *round // the check that starts when it ends
@@ -84,11 +106,31 @@ const checkTimeout = 2 * time.Second
 // maxShare is the largest share of MaxBytes one value may take.
 const maxShare = 8
 
+// Option sets a cache's policy on writes (see the package comment).
+type Option func(*policy)
+
+type policy struct {
+	byKey bool
+	stale time.Duration
+}
+
+// ByKey makes a cache whose key is the one key a write of which changes its
+// value (a card under its bundle's id): a write drops the keys written only,
+// and every key when the check cannot say which.
+func ByKey() Option { return func(p *policy) { p.byKey = true } }
+
+// StaleFor makes a cache that serves a value written over until d after
+// its computation began: a value it serves is never older than d, and one
+// with no write since is exact.
+func StaleFor(d time.Duration) Option { return func(p *policy) { p.stale = d } }
+
 // Cache is a bounded map from keys to values of type V, valid while the
-// index is unchanged. Its methods are safe for concurrent use.
+// index is unchanged as its policy says. Its methods are safe for
+// concurrent use.
 type Cache[V any] struct {
 	tracker  *Tracker
 	maxBytes int
+	policy   policy
 
 	mu      sync.Mutex
 	gen     uint64 // the generation of the entries
@@ -103,7 +145,9 @@ type Cache[V any] struct {
 type entry[V any] struct {
 	value V
 	size  int
-	at    int // index in keys
+	at    int       // index in keys
+	gen   uint64    // the generation it was computed in
+	since time.Time // when its computation began (its ticket's time)
 }
 
 // round is one check and the lookups waiting for it.
@@ -123,15 +167,22 @@ type Stats struct {
 	Bytes     int
 }
 
-// New makes an empty cache of at most maxBytes of values, fresh as t says.
-func New[V any](t *Tracker, maxBytes int) *Cache[V] {
-	return &Cache[V]{tracker: t, maxBytes: maxBytes, entries: map[string]*entry[V]{}}
+// New makes an empty cache of at most maxBytes of values, fresh as t says
+// and as opts set its policy (default: emptied by any write).
+func New[V any](t *Tracker, maxBytes int, opts ...Option) *Cache[V] {
+	c := &Cache[V]{tracker: t, maxBytes: maxBytes, entries: map[string]*entry[V]{}}
+	for _, o := range opts {
+		o(&c.policy)
+	}
+	return c
 }
 
 // Ticket says which state of the index a value computed after Get was
-// computed from; Put stores the value only if that state is still current.
+// computed from; Put stores the value only if that state is still current
+// (for the key, with ByKey; or young enough, with StaleFor).
 type Ticket struct {
 	gen   uint64
+	at    time.Time
 	valid bool
 }
 
@@ -149,12 +200,16 @@ func (c *Cache[V]) Get(ctx context.Context, key string) (V, Ticket, bool) {
 		return zero, Ticket{}, false
 	}
 	c.advance(gen)
-	if e, ok := c.entries[key]; ok && gen == c.gen {
-		c.stats.Hits++
-		return e.value, Ticket{}, true
+	now := c.tracker.now()
+	if e, ok := c.entries[key]; ok {
+		if e.gen == c.gen || c.policy.byKey || now.Sub(e.since) <= c.policy.stale {
+			c.stats.Hits++
+			return e.value, Ticket{}, true
+		}
+		c.remove(key, e)
 	}
 	c.stats.Misses++
-	return zero, Ticket{gen: gen, valid: true}, false
+	return zero, Ticket{gen: gen, at: now, valid: true}, false
 }
 
 // Load returns the value under key as Get does, and on a miss computes it
@@ -196,7 +251,7 @@ func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t.gen < c.gen {
+	if t.gen < c.gen && !c.keeps(key, t) {
 		return // a write was found since: v may be stale
 	}
 	c.advance(t.gen)
@@ -207,18 +262,62 @@ func (c *Cache[V]) Put(t Ticket, key string, v V, size int) {
 		k := c.keys[rand.IntN(len(c.keys))]
 		c.remove(k, c.entries[k])
 	}
-	c.entries[key] = &entry[V]{value: v, size: size, at: len(c.keys)}
+	c.entries[key] = &entry[V]{value: v, size: size, at: len(c.keys), gen: t.gen, since: t.at}
 	c.keys = append(c.keys, key)
 	c.bytes += size
 }
 
-// advance moves the cache to generation gen when it is newer: a write was
-// found since its entries were stored, so every one of them may be stale.
+// keeps reports whether a value computed with ticket t, older than the
+// cache's generation, may still be stored under key: with ByKey when no
+// write since t wrote key, with StaleFor while it is young enough.
+func (c *Cache[V]) keeps(key string, t Ticket) bool {
+	switch {
+	case c.policy.byKey:
+		changes, ok := c.tracker.changesSince(t.gen, c.gen)
+		if !ok {
+			return false
+		}
+		for _, ch := range changes {
+			if ch.all || slices.Contains(ch.keys, key) {
+				return false
+			}
+		}
+		return true
+	case c.policy.stale > 0:
+		return c.tracker.now().Sub(t.at) <= c.policy.stale
+	}
+	return false
+}
+
+// advance moves the cache to generation gen when it is newer: writes were
+// found since its entries were stored. By default every entry may be stale
+// and all are dropped; with ByKey the entries of the keys written are;
+// with StaleFor none is (Get drops each when too old).
 func (c *Cache[V]) advance(gen uint64) {
 	if gen <= c.gen {
 		return
 	}
+	from := c.gen
 	c.gen = gen
+	switch {
+	case c.policy.byKey:
+		changes, ok := c.tracker.changesSince(from, gen)
+		for _, ch := range changes {
+			ok = ok && !ch.all
+		}
+		if ok {
+			for _, ch := range changes {
+				for _, k := range ch.keys {
+					if e, found := c.entries[k]; found {
+						c.remove(k, e)
+					}
+				}
+			}
+			return
+		}
+	case c.policy.stale > 0:
+		return
+	}
 	clear(c.entries)
 	c.keys, c.bytes = c.keys[:0], 0
 }
@@ -255,6 +354,24 @@ func (t *Tracker) Checks() uint64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.checks
+}
+
+// changesSince returns the changes of the generations after from up to
+// to; ok is false when the tracker no longer remembers them all.
+func (t *Tracker) changesSince(from, to uint64) (changes []change, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := slices.IndexFunc(t.changes, func(ch change) bool { return ch.gen > from })
+	if i < 0 || t.changes[i].gen != from+1 {
+		return nil, from >= to
+	}
+	for _, ch := range t.changes[i:] {
+		if ch.gen > to {
+			break
+		}
+		changes = append(changes, ch)
+	}
+	return changes, true
 }
 
 // current returns the generation of the index as a check that began after
@@ -302,7 +419,7 @@ func (t *Tracker) run(r *round) {
 		t.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
-		now, written, err := t.check(ctx, since)
+		now, all, keys, err := t.check(ctx, since)
 		cancel()
 		if t.Observe != nil {
 			t.Observe(time.Since(began))
@@ -310,9 +427,13 @@ func (t *Tracker) run(r *round) {
 
 		t.mu.Lock()
 		if err == nil {
-			if written {
+			if all || len(keys) > 0 {
 				t.gen++
 				t.emptied++
+				t.changes = append(t.changes, change{gen: t.gen, all: all, keys: keys})
+				if len(t.changes) > maxChanges {
+					t.changes = slices.Delete(t.changes, 0, len(t.changes)-maxChanges)
+				}
 			}
 			t.snap, t.snapAt = now, snapAt
 		}

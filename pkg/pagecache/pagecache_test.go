@@ -22,7 +22,7 @@ type db struct {
 	started chan struct{}
 }
 
-func (d *db) check(ctx context.Context, since string) (string, bool, error) {
+func (d *db) check(ctx context.Context, since string) (string, bool, []string, error) {
 	d.checks.Add(1)
 	v := d.version.Load()
 	if d.started != nil {
@@ -32,13 +32,13 @@ func (d *db) check(ctx context.Context, since string) (string, bool, error) {
 		<-d.gate
 	}
 	if d.fail.Load() {
-		return "", false, errors.New("database down")
+		return "", false, nil, errors.New("database down")
 	}
 	if since == "" {
-		return strconv.FormatInt(v, 10), true, nil
+		return strconv.FormatInt(v, 10), true, nil, nil
 	}
 	s, _ := strconv.ParseInt(since, 10, 64)
-	return strconv.FormatInt(v, 10), v > s, nil
+	return strconv.FormatInt(v, 10), v > s, nil, nil
 }
 
 // fill looks key up in c and stores v under it with the lookup's ticket,

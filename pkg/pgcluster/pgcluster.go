@@ -41,6 +41,10 @@ type Options struct {
 	// A binary passes PG_BIN as pkg/config read it (okfctl run); the test
 	// harnesses leave it empty.
 	BinDir string
+	// Preload names libraries for shared_preload_libraries (pg_stat_statements,
+	// pg_prewarm): those installed beside the binaries are loaded, the
+	// others left out, so a machine without postgresql-contrib still starts.
+	Preload []string
 }
 
 // Cluster is a running private cluster.
@@ -100,6 +104,19 @@ func isExec(p string) bool {
 // Start initialises the cluster when its data directory is new and starts the
 // server; a cluster already running in Dir is reused.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	c, err := newCluster(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.initdb(ctx); err != nil {
+		return nil, err
+	}
+	return c.start(ctx, opts)
+}
+
+// newCluster is the Cluster of opts in its directory (made and handed to
+// the server's user), not yet initialised or started.
+func newCluster(opts Options) (*Cluster, error) {
 	bin, err := BinDir(opts.BinDir)
 	if err != nil {
 		return nil, err
@@ -132,9 +149,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := c.initdb(ctx); err != nil {
-		return nil, err
-	}
+	return c, nil
+}
+
+// start starts the server of an initialised data directory, unless one
+// runs there already.
+func (c *Cluster) start(ctx context.Context, opts Options) (*Cluster, error) {
 	if c.running(ctx) {
 		return c, nil
 	}
@@ -146,6 +166,15 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		"-c", "shared_buffers=256MB",
 		"-c", "work_mem=16MB",
 		"-c", "maintenance_work_mem=256MB",
+	}
+	var preload []string
+	for _, lib := range opts.Preload {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(c.bin), "lib", lib+".so")); err == nil {
+			preload = append(preload, lib)
+		}
+	}
+	if len(preload) > 0 {
+		conf = append(conf, "-c", "shared_preload_libraries="+strings.Join(preload, ","))
 	}
 	if opts.Ephemeral {
 		conf = append(conf, "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off")

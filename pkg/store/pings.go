@@ -185,9 +185,11 @@ type PingStatusPage struct {
 // from the newest). A pending URL whose job is retrying shows its last
 // error (what the worker recorded, or worker_lost after a crash) and the
 // time River will try it again (retry_at), both read from the job's row.
+// It reads the primary, not the read pool: a client that has just pinged
+// sees its submission even while a replica is still replaying it.
 func (s *Store) PingStatuses(ctx context.Context, host string, limit int, after int64) (PingStatusPage, error) {
 	limit = max(1, min(limit, MaxPingStatus))
-	rows, err := s.read.Query(ctx, `
+	rows, err := s.write.Query(ctx, `
 		SELECT p.id, p.url, p.state, p.bundle_id, p.received_at, p.checked_at,
 		       CASE WHEN p.state = 'pendente'
 		             AND coalesce((j.errors[cardinality(j.errors)]->>'attempt')::int, 0) > coalesce(p.retry_attempt, 0)

@@ -26,6 +26,12 @@ package store
 //     band, license, type) are checked while walking the sort index, which
 //     stops early; a rare value (a repository, a rare version or type) is
 //     read through its own partial index and the few rows are sorted.
+//     The origin leads the key of the stars order's second index
+//     (bundles_live_origin_stars, migration 0022): bundles of origin domain
+//     have no stars and come after every starred bundle, so a walk of
+//     bundles_live_stars for them passed every code host bundle first.
+//     BenchmarkFilterSort (bench_pairs_test.go) measures every filter with
+//     every sort.
 //   - q is read by searchtext.ParseQuery into terms (textquery.go): each a
 //     word as written or stemmed (in English and in the query's language),
 //     the typed last word also a prefix of name and tagline words, a phrase

@@ -33,7 +33,7 @@ type apiProcess struct {
 // (PING_RATE_PER_MINUTE): every request comes from one loopback address.
 // The child's log (a line a request) goes to logFile when one is named,
 // else nowhere: the harness reads the answers themselves.
-func startAPI(ctx context.Context, bin, dbURL, logFile string) (*apiProcess, error) {
+func startAPI(ctx context.Context, bin, dbURL, logFile string, env ...string) (*apiProcess, error) {
 	apiAddr, err := freeLoopbackAddr()
 	if err != nil {
 		return nil, err
@@ -51,6 +51,7 @@ func startAPI(ctx context.Context, bin, dbURL, logFile string) (*apiProcess, err
 		"PUBLIC_BASE_URL=" + p.base,
 		"PING_RATE_PER_MINUTE=100000", // the most it takes: 1,666 a second,
 	}
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stderr = p.stderr
 	if logFile != "" {
 		f, err := os.Create(logFile)

@@ -79,7 +79,7 @@ const maxBaselineQueries = 5000
 //
 // pgPid is the postmaster's pid (0: unknown): the CPU time Postgres spends
 // on each side is counted, per query.
-func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []string, each time.Duration, streams, pgPid int) []baselineResult {
+func runBaseline(ctx context.Context, st *store.Store, routes []*route, naive func(shape string, k int) store.NaiveQuery, each time.Duration, streams, pgPid int) []baselineResult {
 	var out []baselineResult
 	for _, rt := range routes {
 		if !rt.stats.search {
@@ -101,7 +101,7 @@ func runBaseline(ctx context.Context, st *store.Store, routes []*route, names []
 			return err
 		})
 		r.naive = closedLoop(ctx, each, streams, pgPid, func(k int) error {
-			_, err := st.NaiveSearch(ctx, naiveQuery(shape, k, names))
+			_, err := st.NaiveSearch(ctx, naive(shape, k))
 			return err
 		})
 		out = append(out, r)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/okfindex/okf-index/pkg/pgcluster"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/synthetic"
@@ -21,27 +23,45 @@ import (
 
 // index is a database of n synthetic bundles on the harness's own cluster.
 type index struct {
-	cluster *pgcluster.Cluster
+	cluster *pgcluster.Cluster // nil for a database named by -db
 	url     string
 	n       int
 	lock    *os.File // held while the run uses the directory
+	dataDir string   // the server's data directory, for its pid
 }
 
 // openIndex starts (or finds running) the cluster under dir and returns the
 // database of n synthetic bundles, building it unless dir already holds one
 // of the current schema and generator: building is the slow part (about a
 // minute for 100,000 bundles here), so it is done once per n and kept.
-func openIndex(ctx context.Context, dir string, n int, out io.Writer) (*index, error) {
+//
+// With db set, the index is that database as it is (its server must be
+// reachable and its bundles made by the same generator for n, as the
+// benchmark's okf_bench_<n> is): nothing is built or migrated.
+func openIndex(ctx context.Context, dir, db string, n int, out io.Writer) (*index, error) {
+	if db != "" {
+		idx := &index{url: db, n: n}
+		conn, err := pgx.Connect(ctx, db)
+		if err != nil {
+			return idx, err
+		}
+		defer conn.Close(context.WithoutCancel(ctx))
+		if err := conn.QueryRow(ctx, `SELECT current_setting('data_directory')`).Scan(&idx.dataDir); err != nil {
+			idx.dataDir = ""
+		}
+		fmt.Fprintf(out, "index: the database of -db, as it is\n")
+		return idx, nil
+	}
 	lock, err := lockDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg")})
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg"), Preload: []string{"pg_stat_statements", "pg_prewarm"}})
 	if err != nil {
 		lock.Close()
 		return nil, err
 	}
-	idx := &index{cluster: c, n: n, lock: lock}
+	idx := &index{cluster: c, n: n, lock: lock, dataDir: c.DataDir}
 	name := fmt.Sprintf("okf_load_%d", n)
 	idx.url = c.URL(name)
 	want, err := fingerprint(n)
@@ -78,6 +98,9 @@ func openIndex(ctx context.Context, dir string, n int, out io.Writer) (*index, e
 // close stops the cluster when openIndex started it, and lets the
 // directory go.
 func (idx *index) close() error {
+	if idx.lock == nil {
+		return nil
+	}
 	defer idx.lock.Close()
 	if idx.cluster == nil || !idx.cluster.Started {
 		return nil
@@ -88,7 +111,10 @@ func (idx *index) close() error {
 // postmasterPid is the pid of the cluster's server (the first line of
 // postmaster.pid), 0 when unknown.
 func (idx *index) postmasterPid() int {
-	b, err := os.ReadFile(filepath.Join(idx.cluster.DataDir, "postmaster.pid"))
+	if idx.dataDir == "" {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(idx.dataDir, "postmaster.pid"))
 	if err != nil {
 		return 0
 	}

@@ -415,3 +415,44 @@ okf_page_cache_bytes{cache="search"} 1.6e+07
 		}
 	}
 }
+
+// The realistic profile draws from at least 100,000 distinct queries of
+// every kind, in the documented shares.
+func TestRealQueries(t *testing.T) {
+	v := sampleVocabulary(1000000, 12000)
+	if len(v.words) < 1000 || len(v.names) < 100 || len(v.repos) < 100 {
+		t.Fatalf("vocabulary: %d words, %d names, %d repos", len(v.words), len(v.names), len(v.repos))
+	}
+	qs := buildQueries(v, realQueries)
+	if len(qs) < realQueries*99/100 {
+		t.Fatalf("%d distinct queries, want about %d", len(qs), realQueries)
+	}
+	seen := map[string]bool{}
+	count := map[string]int{}
+	for _, q := range qs {
+		if seen[q.raw] {
+			t.Fatalf("query %q twice", q.raw)
+		}
+		seen[q.raw] = true
+		count[q.kind]++
+	}
+	for _, k := range queryKinds {
+		if got := float64(count[k.name]) / float64(len(qs)); got < k.share*0.95 || got > k.share*1.05 {
+			t.Errorf("%s: %.3f of the queries, want %.2f", k.name, got, k.share)
+		}
+	}
+}
+
+func TestShapeOf(t *testing.T) {
+	for q, want := range map[string]string{
+		`SELECT id FROM bundles WHERE id = $1 AND visibility <> $2`:                                              "card",
+		`WITH w AS (SELECT ids FROM bundle_writes) SELECT pg_current_snapshot()::text`:                           "freshness check",
+		`WITH e0 AS MATERIALIZED (SELECT 1 FROM bundles WHERE visibility = 'live' AND origin = $1)`:              "relevance [origin]",
+		`SELECT x FROM bundles WHERE visibility = 'live' AND search @@ okf_term($1) ORDER BY repo_stars DESC`:    "sorted stars +q",
+		`SELECT x FROM bundles WHERE visibility = 'live' AND lower(repo_language) = ANY($1) ORDER BY indexed_at`: "sorted recent [language]",
+	} {
+		if got := shapeOf(q); got != want {
+			t.Errorf("shapeOf(%.50q) = %q, want %q", q, got, want)
+		}
+	}
+}

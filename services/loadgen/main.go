@@ -36,6 +36,9 @@ import (
 type options struct {
 	n                 int
 	dir, api, apiLog  string
+	profile, db       string
+	writes            int
+	staleness         time.Duration
 	duration, warmup  time.Duration
 	baselineEach      time.Duration
 	streams, sessions int
@@ -59,6 +62,10 @@ func main() {
 	fs.Float64Var(&o.rates.Stats, "rate-stats", 20, "GET /api/stats a second")
 	fs.Float64Var(&o.rates.Ping, "rate-ping", 5, "POST /api/ping a second")
 	fs.Float64Var(&o.rates.MCP, "rate-mcp", 50, "MCP tools/call search_bundles a second")
+	fs.StringVar(&o.profile, "profile", "real", "`real`: Zipf over 100,000 distinct queries of the index's words and every id (profile.go); hot: the six shapes of the first harness")
+	fs.IntVar(&o.writes, "writes", 0, "bundles written a second through the sweep's batched path during the warm-up and the run (0 to 1000)")
+	fs.StringVar(&o.db, "db", "", "`URL` of an index database to use as it is (e.g. the benchmark's okf_bench_1000000) instead of the harness's own")
+	fs.DurationVar(&o.staleness, "staleness", 5*time.Second, "SEARCH_STALENESS of the API (0 to 60s)")
 	_ = fs.Parse(os.Args[1:])
 	if err := o.check(); err != nil {
 		fmt.Fprintln(os.Stderr, "okf-loadgen:", err)
@@ -100,6 +107,12 @@ func (o options) check() error {
 		return fmt.Errorf("-streams %d: from 1 to 16", o.streams)
 	case o.sessions < 1 || o.sessions > 64:
 		return fmt.Errorf("-mcp-sessions %d: from 1 to 64", o.sessions)
+	case o.profile != "real" && o.profile != "hot":
+		return fmt.Errorf("-profile %q: real or hot", o.profile)
+	case o.writes < 0 || o.writes > 1000:
+		return fmt.Errorf("-writes %d: from 0 to 1000", o.writes)
+	case o.staleness < 0 || o.staleness > time.Minute:
+		return fmt.Errorf("-staleness %s: from 0 to 60s", o.staleness)
 	}
 	for name, r := range map[string]float64{"search": o.rates.Search, "card": o.rates.Card, "stats": o.rates.Stats, "ping": o.rates.Ping, "mcp": o.rates.MCP} {
 		if r < 0 || r > maxRate {
@@ -110,7 +123,7 @@ func (o options) check() error {
 }
 
 func run(ctx context.Context, o options, out io.Writer) (err error) {
-	idx, err := openIndex(ctx, o.dir, o.n, out)
+	idx, err := openIndex(ctx, o.dir, o.db, o.n, out)
 	if idx != nil {
 		defer func() {
 			if cerr := idx.close(); cerr != nil && err == nil {
@@ -121,7 +134,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	api, err := startAPI(ctx, o.api, idx.url, o.apiLog)
+	api, err := startAPI(ctx, o.api, idx.url, o.apiLog, "SEARCH_STALENESS="+o.staleness.String())
 	if err != nil {
 		return err
 	}
@@ -137,12 +150,38 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	mix := w.routes
+	naive := func(shape string, k int) store.NaiveQuery { return naiveQuery(shape, k, w.names) }
+	if o.profile == "real" {
+		rw, err := newRealWorkload(ctx, w, idx.url, o.n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "profile real: %d distinct queries (%s), Zipf s=%.2f; cards Zipf over %d ids; %d writes a second\n",
+			len(rw.queries), kindShares(), zipfS, len(rw.allIDs), o.writes)
+		mix = rw.routes
+		naive = func(kind string, k int) store.NaiveQuery {
+			idx := rw.byKind[kind]
+			return naiveOf(rw.queries[idx[(k*7919)%len(idx)]].raw)
+		}
+	}
+	st, err := store.Open(ctx, store.Config{URL: idx.url})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	wr := newWriter(st, o.n, o.writes)
+	wctx, stopWrites := context.WithCancel(ctx)
+	defer stopWrites()
+	go wr.run(wctx)
 	if o.warmup > 0 {
 		fmt.Fprintf(out, "warm-up: %s\n", o.warmup)
-		drive(ctx, w.routes(o.rates), o.warmup)
+		drive(ctx, mix(o.rates), o.warmup)
 	}
 	fmt.Fprintf(out, "run: %s\n", o.duration)
-	routes := w.routes(o.rates)
+	routes := mix(o.rates)
+	statements := resetStatements(ctx, idx.url)
+	written0 := wr.written.Load()
 	sampler := sampleRSS(pid, 100*time.Millisecond)
 	pg := idx.postmasterPid()
 	cpu0, err := readCPU(pid, pg)
@@ -155,6 +194,12 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	t0, load0 := time.Now(), loadAverage()
 	drive(ctx, routes, o.duration)
+	written := wr.written.Load() - written0
+	var shapes []shapeStat
+	if statements {
+		shapes, _ = readStatements(ctx, idx.url)
+	}
+	stopWrites()
 	cache1, err := api.pageCache()
 	if err != nil {
 		return err
@@ -174,18 +219,18 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
 		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0)) +
 			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage()),
-		cache: cacheLine(cache0, cache1)}
+		cache: cacheLine(cache0, cache1) + fmt.Sprintf("\nwrites: %d bundles written during the run (%.1f/s; %d batches failed); SEARCH_STALENESS=%s",
+			written, float64(written)/o.duration.Seconds(), wr.failed.Load(), o.staleness),
+		statements: shapes, targets: hotTargets}
+	if o.profile == "real" {
+		rep.targets = realTargets
+	}
 	for _, rt := range routes {
 		rep.routes = append(rep.routes, rt.stats)
 	}
 	if o.baselineEach > 0 {
-		fmt.Fprintf(out, "baseline: %d shapes, %s each\n", len(searchShapes), o.baselineEach)
-		st, err := store.Open(ctx, store.Config{URL: idx.url})
-		if err != nil {
-			return err
-		}
-		rep.baseline = runBaseline(ctx, st, w.routes(o.rates), w.names, o.baselineEach, o.streams, pg)
-		st.Close()
+		fmt.Fprintf(out, "baseline: the search shapes, %s each\n", o.baselineEach)
+		rep.baseline = runBaseline(ctx, st, mix(o.rates), naive, o.baselineEach, o.streams, pg)
 	}
 	rep.write(out)
 	return ctx.Err()

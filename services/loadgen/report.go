@@ -9,13 +9,21 @@ import (
 	"time"
 )
 
-// The targets of issue 17, stated for 1,000,000 bundles on two cores.
-const (
-	targetN          = 1000000
-	targetSearchRate = 1500.0
-	targetCardRate   = 5000.0
-	targetP99        = 25 * time.Millisecond
-	targetRSS        = 100 << 20
+// targets are what a run is judged against, stated for 1,000,000 bundles
+// on two cores: the hot mix's (issue 17), or the realistic profile's
+// (issue 27: 10 writes a second, < 0.1% errors, cards p99 <= 10 ms).
+type targets struct {
+	search, card float64 // requests a second
+	p99, cardP99 time.Duration
+	rss          int64
+	errorShare   float64 // the share of errors allowed
+}
+
+const targetN = 1000000
+
+var (
+	hotTargets  = targets{search: 1500, card: 5000, p99: 25 * time.Millisecond, cardP99: 25 * time.Millisecond, rss: 100 << 20}
+	realTargets = targets{search: 200, card: 1000, p99: 50 * time.Millisecond, cardP99: 10 * time.Millisecond, rss: 150 << 20, errorShare: 0.001}
 )
 
 // report is everything a run prints.
@@ -32,6 +40,8 @@ type report struct {
 	streams                          int
 	cpu                              string // cpuLine of the run
 	cache                            string // cacheLine of the run
+	statements                       []shapeStat
+	targets                          targets
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Millisecond)) }
@@ -107,6 +117,8 @@ func (r report) write(w io.Writer) {
 		fmt.Fprintln(w, r.cache)
 	}
 
+	writeStatements(w, r.statements, 20)
+
 	byName := map[string]*routeStats{}
 	for _, s := range r.routes {
 		byName[s.name] = s
@@ -137,11 +149,15 @@ func (r report) write(w io.Writer) {
 		scope = fmt.Sprintf(" (stated for %d bundles; this run has %d)", targetN, r.n)
 	}
 	fmt.Fprintf(w, "\ntargets%s:\n", scope)
-	fmt.Fprintln(w, "  "+rateVerdict("search", total, secs, targetSearchRate, worstShape(r.routes)))
-	if card := byName["card"]; card != nil {
-		fmt.Fprintln(w, "  "+rateVerdict("card", card, secs, targetCardRate, card))
+	t := r.targets
+	if t.search == 0 {
+		t = hotTargets
 	}
-	fmt.Fprintf(w, "  API RSS <= %s: peak %s: %s\n", mb(targetRSS), mb(r.hwm), metOrMissed(r.hwm > 0 && r.hwm <= targetRSS))
+	fmt.Fprintln(w, "  "+rateVerdict("search", total, secs, t.search, t.p99, t.errorShare, worstShape(r.routes)))
+	if card := byName["card"]; card != nil {
+		fmt.Fprintln(w, "  "+rateVerdict("card", card, secs, t.card, t.cardP99, t.errorShare, card))
+	}
+	fmt.Fprintf(w, "  API RSS <= %s: peak %s: %s\n", mb(t.rss), mb(r.hwm), metOrMissed(r.hwm > 0 && r.hwm <= t.rss))
 }
 
 // worstShape is the search shape of the largest p99.
@@ -156,15 +172,16 @@ func worstShape(routes []*routeStats) *routeStats {
 }
 
 // rateVerdict says whether s served target requests a second with no
-// errors and p99 within targetP99 (judged on worst).
-func rateVerdict(what string, s *routeStats, secs, target float64, worst *routeStats) string {
+// errors (at most errorShare of those sent) and p99 within p99Target
+// (judged on worst).
+func rateVerdict(what string, s *routeStats, secs, target float64, p99Target time.Duration, errorShare float64, worst *routeStats) string {
 	got := float64(s.ok.Load()) / secs
 	p99 := time.Duration(0)
 	name := ""
 	if worst != nil {
 		p99, name = worst.hist.Quantile(0.99), worst.name
 	}
-	v := fmt.Sprintf("%s >= %.0f/s with p99 <= %s ms: %.1f/s, %d errors, p99 %s ms", what, target, ms(targetP99), got, s.errorCount(), ms(p99))
+	v := fmt.Sprintf("%s >= %.0f/s with p99 <= %s ms: %.1f/s, %d errors, p99 %s ms", what, target, ms(p99Target), got, s.errorCount(), ms(p99))
 	if name != "" && name != s.name {
 		v += " (worst: " + name + ")"
 	}
@@ -172,7 +189,8 @@ func rateVerdict(what string, s *routeStats, secs, target float64, worst *routeS
 	case s.rate < target:
 		return v + ": not tested (offered rate below the target)"
 	default:
-		return v + ": " + metOrMissed(got >= target*0.99 && s.errorCount() == 0 && p99 <= targetP99)
+		errorsOK := float64(s.errorCount()) <= errorShare*float64(s.sent.Load())
+		return v + ": " + metOrMissed(got >= target*0.99 && errorsOK && p99 <= p99Target)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ const (
 type encodedPage struct {
 	gz []byte // gzip of the JSON, which ends with a newline as marshal writes
 	v  respond.Validators
+	at time.Time // when it was computed: a cached answer is sent with its Age
 }
 
 // json is the JSON of p.
@@ -72,7 +74,7 @@ func encode(v any, lastModified time.Time) (encodedPage, error) {
 		return encodedPage{}, err
 	}
 	// The buffer may have grown past the body; what is kept is the body.
-	return encodedPage{gz: bytes.Clone(zb), v: respond.ValidatorsOf(body, lastModified)}, nil
+	return encodedPage{gz: bytes.Clone(zb), v: respond.ValidatorsOf(body, lastModified), at: time.Now()}, nil
 }
 
 var gzipSlots = make(chan struct{}, 4)
@@ -84,6 +86,9 @@ var fastGzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(ni
 // them.
 func writeEncoded(c echo.Context, p encodedPage, cache string) error {
 	c.Response().Header().Add("Vary", "Accept-Encoding")
+	if age := time.Since(p.at); !p.at.IsZero() && age >= time.Second {
+		c.Response().Header().Set("Age", strconv.Itoa(int(age.Seconds())))
+	}
 	if !respond.AcceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
 		body, err := p.json()
 		if err != nil {
@@ -98,18 +103,21 @@ func writeEncoded(c echo.Context, p encodedPage, cache string) error {
 }
 
 // answerCaches are the caches of search pages and cards of st, sharing
-// one tracker of the index's freshness.
+// one tracker of the index's freshness. A write of a bundle drops its card
+// only; a search page written over is served until pageStaleness
+// (config.SearchStaleness) after it was computed, with its Age, then
+// computed again; 0 drops it at once.
 type answerCaches struct {
 	tracker *pagecache.Tracker
 	pages   *pagecache.Cache[encodedPage]
 	cards   *pagecache.Cache[encodedPage]
 }
 
-func newAnswerCaches(st *store.Store) *answerCaches {
+func newAnswerCaches(st *store.Store, pageStaleness time.Duration) *answerCaches {
 	t := pagecache.NewTracker(st.BundlesWritten, nil)
 	return &answerCaches{tracker: t,
-		pages: pagecache.New[encodedPage](t, pageCacheBytes),
-		cards: pagecache.New[encodedPage](t, cardCacheBytes)}
+		pages: pagecache.New[encodedPage](t, pageCacheBytes, pagecache.StaleFor(pageStaleness)),
+		cards: pagecache.New[encodedPage](t, cardCacheBytes, pagecache.ByKey())}
 }
 
 // pageCache and cardCache are the caches, nil for a server without a
@@ -156,8 +164,8 @@ func (s *Server) cached(ctx context.Context, c *pagecache.Cache[encodedPage], ke
 
 // searchEncoded is the encoded page of a query string of GET /api/bundles,
 // from the page cache while no bundle was written since it was computed
-// (an answer as fresh as the database's at the request's arrival), else
-// computed by search. The REST route and the search_bundles tool answer
+// (an answer as fresh as the database's at the request's arrival) or, once
+// written over, for pageStaleness after; else computed by search. The REST route and the search_bundles tool answer
 // with it.
 func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPage, error) {
 	p, err := parseSearch(rawQuery, s.full)

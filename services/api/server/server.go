@@ -170,7 +170,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
 		s.jobs = jobsClient
-		s.caches = newAnswerCaches(st)
+		s.caches = newAnswerCaches(st, opts.Config.SearchStaleness)
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
 		}
