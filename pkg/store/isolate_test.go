@@ -168,6 +168,19 @@ func TestLookAlikes(t *testing.T) {
 			t.Errorf("%s (%q): look_alike_of %q, want %q", tc.id, b.Name, got, tc.want)
 		}
 	}
+	// On the exact name, the original comes first, whatever the stars the
+	// look-alike's repository claims (its repository name is the same key).
+	page, err := s.Search(ctx, store.SearchParams{Q: "Field Guide", Sort: wire.SortRelevance, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page) < 2 || page[0].ID != real.ID {
+		var ids []string
+		for _, b := range page {
+			ids = append(ids, b.ID)
+		}
+		t.Errorf("relevance for the exact name = %q, want %s first and the look-alike after", ids, real.ID)
+	}
 	// Renamed to its own name, the flag goes.
 	fake.Name = "Another Guide"
 	mustUpsert(t, s, fake)

@@ -451,7 +451,9 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 // every term of q, and the partial tier (partialTier) after them:
 //
 //   - e: the exact tier, the most starred bundles whose okf_exact_keys hold
-//     okf_name_key(q), at most rankWindow, when at most exactCap bundles
+//     okf_name_key(q), a look-alike of an earlier bundle's name
+//     (look_alike_of) after every other whatever its stars (invented stars
+//     never put an impostor first), at most rankWindow, when at most exactCap bundles
 //     hold it (see exactCap). e0 reads at most exactCap+1 of them through
 //     bundles_live_exact, in the index's order, and stops there.
 //   - w: the ranked window, the union of rankWindow bundles from each of h
@@ -496,12 +498,13 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	// bundle, seconds at 1M when no name matches), h, p and w.
 	window := `
 WITH e0 AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at, ` + near + ` AS near FROM bundles WHERE ` + filters + ` AND ` + exact + `
+	SELECT id, repo_stars, indexed_at, ` + near + ` AS near, look_alike_of IS NOT NULL AS look_alike
+	FROM bundles WHERE ` + filters + ` AND ` + exact + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), e AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at, near FROM e0
+	SELECT id, repo_stars, indexed_at, near, look_alike FROM e0
 	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + `
-	ORDER BY near DESC, repo_stars DESC NULLS LAST, id LIMIT ` + win + `
+	ORDER BY near DESC, look_alike, repo_stars DESC NULLS LAST, id LIMIT ` + win + `
 ), h AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `
@@ -578,7 +581,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	SELECT id, indexed_at FROM bundles WHERE ` + match + `
 	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
 ), ordered AS (
-	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 + ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
+	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 - e.look_alike::int * 1e3 + ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
 	FROM e WHERE ` + scored + `
 	UNION ALL
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
