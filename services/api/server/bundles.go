@@ -103,7 +103,7 @@ func (s *Server) getBundle(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return respond.Conditional(c, mimeMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, respond.CacheCard)
+		return respond.Conditional(c, respond.MIMEMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, respond.CacheCard)
 	}
 	card, err := s.cardEncoded(ctx, id)
 	if err != nil {

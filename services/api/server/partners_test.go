@@ -18,6 +18,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	partnersapi "github.com/okfindex/okf-index/services/api/server/partners"
 )
 
@@ -270,9 +271,9 @@ func TestPartnersPublishedOnFullOnly(t *testing.T) {
 	t.Parallel()
 	for _, variant := range []string{config.VariantBase, config.VariantFull} {
 		a := newAPI(t, variant)
-		var idx struct{ Endpoints []Endpoint }
+		var idx struct{ Endpoints []discovery.Endpoint }
 		a.get("/api/", 200, &idx)
-		listed := slices.ContainsFunc(idx.Endpoints, func(e Endpoint) bool { return e.Path == "/api/partners" })
+		listed := slices.ContainsFunc(idx.Endpoints, func(e discovery.Endpoint) bool { return e.Path == "/api/partners" })
 		doc := string(a.get("/openapi.json", 200, nil))
 		documented := strings.Contains(doc, `"/api/partners"`) && strings.Contains(doc, `"PartnerPlacement"`)
 		if full := variant == config.VariantFull; listed != full || documented != full {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 )
 
 // usageToday flushes the server's counts and reads today's count of one
@@ -142,7 +143,7 @@ func TestPaymentViewOnlyFull(t *testing.T) {
 			if want := map[bool]int{true: 202, false: 404}[full]; resp.StatusCode != want {
 				t.Errorf("POST %s: %d, want %d", paymentViewPath, resp.StatusCode, want)
 			}
-			var idx APIIndex
+			var idx discovery.APIIndex
 			a.get("/api/", 200, &idx)
 			listed := false
 			for _, e := range idx.Endpoints {

@@ -34,8 +34,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
-	"github.com/okfindex/okf-index/services/api/server/openapi"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
@@ -45,8 +45,8 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// AppName is the service's display name, in the health and index answers.
-const AppName = "OKF Index"
+// AppName is the service's display name (package discovery's).
+const AppName = discovery.AppName
 
 // Options configure a Server.
 type Options struct {
@@ -98,13 +98,12 @@ type Server struct {
 	vitrine    *vitrine.Service    // full variant: the usage projection and the operator's views
 	ping       *ping.Service       // submissions of bundle roots and their outcome
 	repoStatus *repostatus.Service // what the sweep made of a repository
+	discovery  *discovery.Service  // GET /api/, health, and the documents for agents
 
-	// Answers computed once at start.
-	indexJSON   []byte // GET /api/
-	healthJSON  []byte // GET /api/health
-	openAPIJSON []byte // GET /openapi.json
-	docs        *discoveryDocs
-	web         *web.Site // the pages for people
+	// Started is when this process started: the Last-Modified of what it
+	// writes once (the documents, opensearch.xml).
+	started time.Time
+	web     *web.Site // the pages for people
 
 	caches    *answerCaches // search pages and cards while the index is unchanged
 	admission *admission    // index reads in flight (admission.go)
@@ -178,7 +177,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s.buildCapabilities(st, opts.Config)
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
-	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Build: build, BaseURL: s.baseURL,
+	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Title: AppName, Build: build, BaseURL: s.baseURL,
 		Log: log, ToolCalled: s.countToolCall}); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
@@ -186,17 +185,8 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.web, err = web.New(); err != nil {
 		return nil, fmt.Errorf("server: web pages: %w", err)
 	}
-	if s.docs, err = s.newDiscoveryDocs(); err != nil {
+	if err := s.discovery.Publish(s.routes, s.routeTable(), s.mcp.Listed); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
-	}
-	if s.indexJSON, err = respond.Marshal(s.apiIndex()); err != nil {
-		return nil, err
-	}
-	if s.healthJSON, err = respond.Marshal(health{OK: true, App: AppName, Build: build}); err != nil {
-		return nil, err
-	}
-	if s.openAPIJSON, err = openapi.Published(s.baseURL, s.full); err != nil {
-		return nil, fmt.Errorf("server: openapi document: %w", err)
 	}
 
 	e := echo.New()
@@ -205,7 +195,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	e.HTTPErrorHandler = respond.Error
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
-	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
+	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discovery.Links(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.EchoPath(), r.Handler)
@@ -246,6 +236,9 @@ type ErrorBody = wire.ErrorBody
 func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
+	s.started = s.now().UTC().Truncate(time.Second)
+	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
+		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -167,7 +168,7 @@ func (s *Server) getStatsPage(c echo.Context) error {
 
 // getOpenSearch answers GET /opensearch.xml.
 func (s *Server) getOpenSearch(c echo.Context) error {
-	return s.writeDocument(c, mimeOpenSearch, s.web.OpenSearch(s.baseURL))
+	return respond.Conditional(c, mimeOpenSearch, s.web.OpenSearch(s.baseURL), s.started, respond.CacheDocument)
 }
 
 // getAsset answers GET /assets/{name}: the style sheet, the script and the

@@ -13,6 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -112,7 +113,7 @@ func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Wri
 	h := c.Response().Header()
 	setPageHeaders(h)
 	noStore(c)
-	return c.Blob(status, mimeHTML, buf.Bytes())
+	return c.Blob(status, respond.MIMEHTML, buf.Bytes())
 }
 
 // getCreditPage answers GET /credit: the balance form, the packages and,

@@ -38,7 +38,7 @@ func (s *Server) writePage(c echo.Context, status int, render func(io.Writer) er
 	}
 	h := c.Response().Header()
 	setPageHeaders(h)
-	return respond.Compressible(c, status, mimeHTML, buf.Bytes(), "no-cache")
+	return respond.Compressible(c, status, respond.MIMEHTML, buf.Bytes(), "no-cache")
 }
 
 // writeAsset sends an embedded asset: cached for good when the request
