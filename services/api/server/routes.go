@@ -36,8 +36,7 @@ func (s *Server) routeTable() []Route {
 	}, s.ping.Routes(), s.repoStatus.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
 			Handler: s.postVisit, Usage: route.NotCounted, LogPathOnly: true},
-		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
-			Handler: s.getMetrics, Usage: route.NotCounted},
+	}, s.metrics.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
 			Handler: s.postErroCliente, Usage: route.NotCounted, LogPathOnly: true},
 		{Method: http.MethodPost, Path: paymentViewPath, Summary: "Signal that the credit page showed a payment's requirements", Full: true,

@@ -29,13 +29,13 @@ import (
 	"github.com/okfindex/okf-index/pkg/logging"
 	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
-	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/metrics"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
@@ -81,16 +81,16 @@ type Server struct {
 
 	now func() time.Time
 
-	mcp          *mcpserver.Server // POST /mcp
-	usage        *usage.Counter
-	metricsCache *ttlcache.Cache[Metrics] // GET /api/metrics
-	reports      *clientreport.Reporter
-	accounts     *accounts          // full variant: sessions, CSRF, API keys
-	billing      *billing.Service   // x402 payments, prices, and how a contact is paid
-	captcha      captcha.Verifier   // full variant: the contact form's siteverify
-	keyUses      keyUses            // when this process last wrote each key's last use
-	stop         context.CancelFunc // ends the usage and report loops
-	stopped      chan struct{}      // closed when both loops have ended
+	mcp      *mcpserver.Server // POST /mcp
+	usage    *usage.Counter
+	metrics  *metrics.Service // GET /api/metrics
+	reports  *clientreport.Reporter
+	accounts *accounts          // full variant: sessions, CSRF, API keys
+	billing  *billing.Service   // x402 payments, prices, and how a contact is paid
+	captcha  captcha.Verifier   // full variant: the contact form's siteverify
+	keyUses  keyUses            // when this process last wrote each key's last use
+	stop     context.CancelFunc // ends the usage and report loops
+	stopped  chan struct{}      // closed when both loops have ended
 
 	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
 	offer      *offer.Offer
@@ -158,7 +158,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s.now = now
-	s.metricsCache = ttlcache.New[Metrics](metricsTTL, nil)
 	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -240,6 +239,7 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
 		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
+	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
 	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,
