@@ -38,7 +38,7 @@ func (s *Server) routeTable() []Route {
 			Handler: s.postVisit, Usage: route.NotCounted, LogPathOnly: true},
 	}, s.metrics.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
-			Handler: s.postErroCliente, Usage: route.NotCounted, LogPathOnly: true},
+			Handler: s.postClientError, Usage: route.NotCounted, LogPathOnly: true},
 		{Method: http.MethodPost, Path: paymentViewPath, Summary: "Signal that the credit page showed a payment's requirements", Full: true,
 			Handler: s.postPaymentView, Usage: route.NotCounted, LogPathOnly: true, IgnoresAPIKey: true},
 	}, s.billing.PriceRoutes(), s.partners.Routes(), []Route{
