@@ -163,11 +163,9 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	}
 	s.admission = newAdmission(maxReadsInFlight)
 	if st != nil {
-		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
-		if err != nil {
+		if s.jobs, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log}); err != nil {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
-		s.jobs = jobsClient
 		s.caches = newAnswerCaches(st)
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
@@ -188,6 +186,15 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}
 
+	s.echo = s.newRouter(log, opts)
+
+	s.startLoops(loops, stop)
+	return s, nil
+}
+
+// newRouter mounts the middleware and every route of the table; every
+// GET also answers HEAD.
+func (s *Server) newRouter(log *slog.Logger, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -202,8 +209,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 		}
 	}
-	s.echo = e
+	return e
+}
 
+// startLoops runs the usage and report loops until stop.
+func (s *Server) startLoops(loops context.Context, stop context.CancelFunc) {
 	s.stop, s.stopped = stop, make(chan struct{})
 	go func() {
 		defer close(s.stopped)
@@ -212,12 +222,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		wg.Go(func() { s.reports.Run(loops) })
 		wg.Wait()
 	}()
-	return s, nil
 }
 
 // Close stops the background loops after a last flush: the usage counts
 // still in memory go to the database and pending client error reports to
-// the log. Call it once, after the HTTP server has drained.
+// the log. Call it after the HTTP server has drained; calling it again
+// returns at once (the loops have ended).
 func (s *Server) Close() {
 	s.stop()
 	<-s.stopped
