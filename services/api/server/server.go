@@ -33,6 +33,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/contact"
 	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 	"github.com/okfindex/okf-index/services/api/server/metrics"
@@ -87,7 +88,6 @@ type Server struct {
 	reports  *clientreport.Reporter
 	accounts *accounts          // full variant: sessions, CSRF, API keys
 	billing  *billing.Service   // x402 payments, prices, and how a contact is paid
-	captcha  captcha.Verifier   // full variant: the contact form's siteverify
 	keyUses  keyUses            // when this process last wrote each key's last use
 	stop     context.CancelFunc // ends the usage and report loops
 	stopped  chan struct{}      // closed when both loops have ended
@@ -99,6 +99,7 @@ type Server struct {
 	ping       *ping.Service       // submissions of bundle roots and their outcome
 	repoStatus *repostatus.Service // what the sweep made of a repository
 	discovery  *discovery.Service  // GET /api/, health, and the documents for agents
+	contact    *contact.Service    // full variant: POST /api/contact
 
 	// Started is when this process started: the Last-Modified of what it
 	// writes once (the documents, opensearch.xml).
@@ -150,7 +151,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
-	s.captcha = captcha.Verifier{URL: opts.Config.Contact.CaptchaURL, Secret: opts.Config.Contact.CaptchaSecret}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	now := opts.Now
@@ -250,6 +250,9 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
+	s.contact = contact.New(contact.Deps{Store: st, Jobs: s.jobs, Billing: s.billing,
+		Captcha:    captcha.Verifier{URL: cfg.Contact.CaptchaURL, Secret: cfg.Contact.CaptchaSecret},
+		Configured: cfg.Contact.MailConfigured() && cfg.Contact.CaptchaConfigured(), Now: s.now})
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
 	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,

@@ -17,10 +17,10 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// The web pages for people (issue 16): server-rendered by package web from
+// The web pages for people: server-rendered by package web from
 // the same functions the API routes answer with (s.search, s.bundle,
 // s.stats), never through HTTP to the service itself. How they are sent
-// (security headers, ETag, gzip) is in webresponse.go.
+// (security headers, ETag, gzip) is at the end of this file.
 
 // pageListParams are the list parameters of the search form: the page sends
 // one value per checkbox, the API takes them comma-separated.

@@ -17,7 +17,7 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// The pages of the full variant (issue 16): /account, the API keys of the
+// The pages of the full variant: /account, the API keys of the
 // session's user, and /credit, prepaid credit. Both rows are Full, so a
 // base deployment answers them 404. The account page lists the keys
 // server-side from the session cookie (it works without JavaScript); the

@@ -138,7 +138,7 @@ func (s *Service) getOKF(c echo.Context) error {
 }
 
 // writeDocument answers a document built at start, conditionally
-// (conditional.go), cached for an hour.
+// (respond.Conditional), cached for an hour.
 func (s *Service) writeDocument(c echo.Context, contentType string, body []byte) error {
 	return respond.Conditional(c, contentType, body, s.docs.modified, respond.CacheDocument)
 }

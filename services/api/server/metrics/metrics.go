@@ -105,7 +105,7 @@ type MCPUsage struct {
 }
 
 // Accounts counts accounts; a base deployment has none ({enabled: false,
-// total: 0}). The full variant counts them (metricsfinance.go).
+// total: 0}). The full variant counts them (finance.go).
 type Accounts struct {
 	Enabled  bool   `json:"enabled"`
 	Total    int64  `json:"total"`
@@ -114,7 +114,7 @@ type Accounts struct {
 
 // Payments is the operator's finance block, in integer micro-dollars. No
 // route of a base deployment takes money, so there every figure is zero;
-// the full variant sums its payment and credit rows (metricsfinance.go).
+// the full variant sums its payment and credit rows (finance.go).
 type Payments struct {
 	Currency            string `json:"currency"`
 	ReceivedMicros      int64  `json:"received_micros"`
