@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/openapi"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
@@ -81,7 +82,7 @@ func TestAPIIndex(t *testing.T) {
 	for _, variant := range variants {
 		t.Run(variant, func(t *testing.T) {
 			a := newAPI(t, variant)
-			var idx APIIndex
+			var idx discovery.APIIndex
 			a.get("/api/", 200, &idx)
 			if idx.Name != AppName || idx.Build != "test-build" || idx.BaseURL != publicBase || idx.Description == "" {
 				t.Errorf("index %+v", idx)
@@ -103,9 +104,9 @@ func TestAPIIndex(t *testing.T) {
 			if !slices.Equal(idx.MCPTools, wantTools) {
 				t.Errorf("mcp_tools %v, want %v", idx.MCPTools, wantTools)
 			}
-			var want []Endpoint
+			var want []discovery.Endpoint
 			for _, r := range route.ForVariant((&Server{}).routeTable(), variant == config.VariantFull) {
-				want = append(want, Endpoint{r.Method, r.Path, r.Summary})
+				want = append(want, discovery.Endpoint{Method: r.Method, Path: r.Path, Summary: r.Summary})
 			}
 			if !slices.Equal(idx.Endpoints, want) {
 				t.Errorf("endpoints %v, want %v", idx.Endpoints, want)
@@ -161,9 +162,9 @@ func TestAPIIndex(t *testing.T) {
 func TestHealth(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	var h health
+	var h discovery.Health
 	a.get("/api/health", 200, &h)
-	if h != (health{OK: true, App: AppName, Build: "test-build"}) {
+	if h != (discovery.Health{OK: true, App: AppName, Build: "test-build"}) {
 		t.Errorf("health %+v", h)
 	}
 }

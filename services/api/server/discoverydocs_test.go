@@ -17,7 +17,9 @@ import (
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
 // getDoc fetches a document, checks status 200 and its content type, and
@@ -89,7 +91,7 @@ func TestAgentCard(t *testing.T) {
 func TestAPICatalog(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	body := a.getDoc("/.well-known/api-catalog", mimeLinkset)
+	body := a.getDoc("/.well-known/api-catalog", discovery.MIMELinkset)
 	var doc struct {
 		Linkset []map[string]json.RawMessage
 	}
@@ -119,7 +121,7 @@ func TestAPICatalog(t *testing.T) {
 	}
 
 	resp, head := a.do(http.MethodHead, "/.well-known/api-catalog", nil)
-	if resp.StatusCode != 200 || len(head) != 0 || resp.Header.Get("Content-Type") != mimeLinkset ||
+	if resp.StatusCode != 200 || len(head) != 0 || resp.Header.Get("Content-Type") != discovery.MIMELinkset ||
 		!strings.Contains(resp.Header.Get("Link"), "<"+publicBase+"/.well-known/api-catalog>; rel=\"api-catalog\"") {
 		t.Errorf("HEAD api-catalog: %d %q %v", resp.StatusCode, head, resp.Header)
 	}
@@ -128,7 +130,7 @@ func TestAPICatalog(t *testing.T) {
 func TestSecurityTxt(t *testing.T) {
 	t.Parallel()
 	a := newAPIWith(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase, "SECURITY_CONTACT": "mailto:security@okf-index.example"})
-	body := a.getDoc("/.well-known/security.txt", mimeText)
+	body := a.getDoc("/.well-known/security.txt", respond.MIMEText)
 	fields := map[string][]string{}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	for sc.Scan() {
@@ -150,12 +152,6 @@ func TestSecurityTxt(t *testing.T) {
 	}
 	if !slices.Equal(fields["Canonical"], []string{publicBase + "/.well-known/security.txt"}) || len(fields["Policy"]) != 1 {
 		t.Errorf("Canonical %v Policy %v", fields["Canonical"], fields["Policy"])
-	}
-	// Expires is computed from the clock, not written down.
-	s := &Server{baseURL: publicBase, cfg: config.Config{SecurityContact: "mailto:x@y.example"}}
-	later := time.Date(2031, 3, 1, 15, 4, 5, 0, time.UTC)
-	if !strings.Contains(s.securityTxt(later), "Expires: 2031-08-28T00:00:00Z") {
-		t.Errorf("security.txt on 2031-03-01:\n%s", s.securityTxt(later))
 	}
 }
 
@@ -202,11 +198,11 @@ func TestMCPRegistryAuth(t *testing.T) {
 	st := storetest.NewStore(t)
 	line := "v=MCPv1; k=ed25519; p=MCowBQYDK2VwAyEAzC2vk3W1rJvR2Pm0fWvE7Q9rXKOQH4l1x9cUe3wA4jM="
 	a := newAPIWith(t, st, map[string]string{"PUBLIC_BASE_URL": publicBase, "MCP_REGISTRY_AUTH": line})
-	if got := string(a.getDoc("/.well-known/mcp-registry-auth", mimeText)); got != line+"\n" {
+	if got := string(a.getDoc("/.well-known/mcp-registry-auth", respond.MIMEText)); got != line+"\n" {
 		t.Errorf("configured: %q", got)
 	}
 	b := newAPIOn(t, st, config.VariantBase)
-	if got := string(b.getDoc("/.well-known/mcp-registry-auth", mimeText)); !strings.HasPrefix(got, "# ") {
+	if got := string(b.getDoc("/.well-known/mcp-registry-auth", respond.MIMEText)); !strings.HasPrefix(got, "# ") {
 		t.Errorf("unconfigured: %q, want a comment line", got)
 	}
 }
@@ -259,7 +255,7 @@ var linkLine = regexp.MustCompile(`^- \[([^\]]+)\]\((\S+)\)(: .+)?$`)
 func TestLLMsTxt(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
-	body := string(a.getDoc("/llms.txt", mimeText))
+	body := string(a.getDoc("/llms.txt", respond.MIMEText))
 	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
 	if lines[0] != "# OKF Index" {
 		t.Errorf("first line %q, want the H1", lines[0])
@@ -286,12 +282,12 @@ func TestLLMsTxt(t *testing.T) {
 		t.Errorf("%d links, want the documents, the API and discovery", links)
 	}
 
-	full := string(a.getDoc("/llms-full.txt", mimeText))
+	full := string(a.getDoc("/llms-full.txt", respond.MIMEText))
 	if !strings.HasPrefix(full, body) {
 		t.Errorf("llms-full.txt does not start with llms.txt")
 	}
 	for _, name := range api.OKFFiles {
-		doc := string(a.getDoc("/okf/"+name, mimeMarkdown))
+		doc := string(a.getDoc("/okf/"+name, respond.MIMEMarkdown))
 		if !strings.Contains(full, doc) {
 			t.Errorf("llms-full.txt does not inline %s", name)
 		}
@@ -305,9 +301,9 @@ func TestOKFDocsAreABundle(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	root := publicBase + "/okf/index.md"
-	data := a.getDoc("/okf/index.md", mimeMarkdown)
+	data := a.getDoc("/okf/index.md", respond.MIMEMarkdown)
 	for _, name := range api.OKFFiles[1:] {
-		a.getDoc("/okf/"+name, mimeMarkdown)
+		a.getDoc("/okf/"+name, respond.MIMEMarkdown)
 	}
 	parsed, err := indexer.ParseSite(data, source.Site{URL: root})
 	if err != nil {

@@ -44,7 +44,7 @@ func (s *Server) getFeedAtom(c echo.Context) error {
 // atomFeed writes the document of changes (newest first). Its updated time
 // is the newest change's, or the documents' time when there is none.
 func (s *Server) atomFeed(changes []store.Change) ([]byte, error) {
-	updated := s.docs.modified
+	updated := s.started
 	if len(changes) > 0 {
 		updated = changes[0].PlacedAt.UTC().Truncate(time.Second)
 	}

@@ -16,21 +16,13 @@ import (
 // exactly once. A tool calls the same function as its route and takes its
 // schemas from the route's operation in api/openapi.json.
 type mcpToolSet struct {
-	APIIndex, SearchBundles, GetBundle, IndexStats *route.Tool
+	SearchBundles, GetBundle, IndexStats *route.Tool
 }
 
 // newMCPToolSet defines the tools. Schemas are filled in by mcpserver.New.
 func (s *Server) newMCPToolSet() mcpToolSet {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	return mcpToolSet{
-		APIIndex: &route.Tool{Def: &mcp.Tool{
-			Name:  "api_index",
-			Title: "Describe the index",
-			Description: "Describe this index: name, build, public base URL, documentation links (llms.txt, OpenAPI, " +
-				"MCP, web page), every REST endpoint of this deployment and the MCP tools. The same JSON as GET /api/. " +
-				"Takes no arguments.",
-			Annotations: read,
-		}, Call: func(context.Context, map[string]any) (any, error) { return s.apiIndex(), nil }},
 		SearchBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "search_bundles",
 			Title: "Search OKF bundles",

@@ -8,20 +8,21 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/metrics"
 )
 
 const testMetricsToken = "op-token-0123456789"
 
 // operatorMetrics reads GET /api/metrics with the operator token, past the
 // counters' cache.
-func (a *testAPI) operatorMetrics() Metrics {
+func (a *testAPI) operatorMetrics() metrics.Metrics {
 	a.t.Helper()
-	a.server.metricsCache.Forget()
+	a.server.metrics.Forget()
 	resp, body := a.do(http.MethodGet, "/api/metrics", http.Header{"Authorization": {"Bearer " + testMetricsToken}})
 	if resp.StatusCode != 200 {
 		a.t.Fatalf("metrics: %d %s", resp.StatusCode, body)
 	}
-	var m Metrics
+	var m metrics.Metrics
 	if err := json.Unmarshal(body, &m); err != nil || m.Payments == nil {
 		a.t.Fatalf("metrics %s (%v)", body, err)
 	}
@@ -35,7 +36,7 @@ func (a *testAPI) operatorMetrics() Metrics {
 func TestMetricsPaymentsAfterPaidFlow(t *testing.T) {
 	t.Parallel()
 	r := newPayRig(t, map[string]string{"METRICS_TOKEN": testMetricsToken}, Options{})
-	if p := *r.operatorMetrics().Payments; p != (Payments{Currency: "USD", ReceivedUSD: "0.00"}) {
+	if p := *r.operatorMetrics().Payments; p != (metrics.Payments{Currency: "USD", ReceivedUSD: "0.00"}) {
 		t.Fatalf("before any payment: %+v", p)
 	}
 	tok := r.buy(1, 1).Token // 1.00 by x402 v1
@@ -55,7 +56,7 @@ func TestMetricsPaymentsAfterPaidFlow(t *testing.T) {
 	}
 
 	m := r.operatorMetrics()
-	want := Payments{Currency: "USD", ReceivedMicros: 1_100_000, ReceivedUSD: "1.10", Payments: 2,
+	want := metrics.Payments{Currency: "USD", ReceivedMicros: 1_100_000, ReceivedUSD: "1.10", Payments: 2,
 		CreditSoldMicros: 1_000_000, CreditSpentMicros: 100_000, CreditBalanceMicros: 900_000, CreditTokens: 1, CreditDebits: 1}
 	if *m.Payments != want {
 		t.Fatalf("payments\n got %+v\nwant %+v", *m.Payments, want)

@@ -15,9 +15,9 @@ import (
 // credit, the contact charge) name no float type and write no float
 // literal; money is integer micro-dollars end to end.
 func TestNoFloatNearMoney(t *testing.T) {
-	files := []string{"contact.go",
+	files := []string{"contact/contact.go",
 		"../../../pkg/store/credit.go", "../../../pkg/store/contact.go",
-		"partners/partners.go", "metricsfinance.go", "../../../pkg/store/finance.go"}
+		"partners/partners.go", "metrics/finance.go", "../../../pkg/store/finance.go"}
 	billingFiles, err := filepath.Glob("billing/*.go")
 	if err != nil || len(billingFiles) == 0 {
 		t.Fatalf("package billing not found: %v", err)

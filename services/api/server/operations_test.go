@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/metrics"
 )
 
 // send sends one request with a body through the contract-checking client.
@@ -43,13 +44,13 @@ func (a *testAPI) send(method, path string, body []byte, header map[string]strin
 
 // metricsNow flushes the server's usage counts and reads GET /api/metrics
 // anonymously, past its cache.
-func (a *testAPI) metricsNow() Metrics {
+func (a *testAPI) metricsNow() metrics.Metrics {
 	a.t.Helper()
 	if err := a.server.usage.Flush(a.t.Context()); err != nil {
 		a.t.Fatal(err)
 	}
-	a.server.metricsCache.Forget()
-	var m Metrics
+	a.server.metrics.Forget()
+	var m metrics.Metrics
 	a.get("/api/metrics", 200, &m)
 	return m
 }
@@ -184,8 +185,8 @@ func TestUsageCounting(t *testing.T) {
 	rpc(t, a, "", map[string]string{"MCP-Protocol-Version": "2025-11-25"}, call)                       // 1 MCP request, 1 tool call
 	rpc(t, a, "", map[string]string{"MCP-Protocol-Version": "2025-11-25", "X-House-Smoke": "1"}, call) // test traffic
 
-	got := a.metricsNow().Days[metricsDays-1]
-	want := MetricsDay{Day: got.Day, Pages: 2, Docs: 3, API: 4, APIAI: 2, APIMachine: 1, MCP: 1, MCPTools: 1}
+	got := a.metricsNow().Days[metrics.Days-1]
+	want := metrics.MetricsDay{Day: got.Day, Pages: 2, Docs: 3, API: 4, APIAI: 2, APIMachine: 1, MCP: 1, MCPTools: 1}
 	if got != want {
 		t.Errorf("today's counts\n got %+v\nwant %+v", got, want)
 	}

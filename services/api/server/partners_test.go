@@ -18,6 +18,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/contact"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	partnersapi "github.com/okfindex/okf-index/services/api/server/partners"
 )
 
@@ -97,7 +99,7 @@ func TestPartnersDocument(t *testing.T) {
 	if p.HouseBundle.URL != publicBase+"/okf/index.md" || len(p.CurrentSponsors) != 0 || string(doc["current_sponsors"]) != "[]" {
 		t.Errorf("house_bundle %+v, sponsors %s", p.HouseBundle, doc["current_sponsors"])
 	}
-	// Every field it names is one ContactRequest decodes.
+	// Every field it names is one contact.Request decodes.
 	for _, f := range append(slices.Clone(c.Campos), c.CamposProposta...) {
 		if !strings.Contains(contactFieldTags(), `"`+f+`"`) {
 			t.Errorf("%s is not a field of POST /api/contact", f)
@@ -105,9 +107,9 @@ func TestPartnersDocument(t *testing.T) {
 	}
 }
 
-// contactFieldTags lists the JSON names of ContactRequest, quoted.
+// contactFieldTags lists the JSON names of contact.Request, quoted.
 func contactFieldTags() string {
-	b, _ := json.Marshal(ContactRequest{FormTS: new(int64), CaptchaResponse: new(string), Espaco: []string{}})
+	b, _ := json.Marshal(contact.Request{FormTS: new(int64), CaptchaResponse: new(string), Espaco: []string{}})
 	return string(b)
 }
 
@@ -183,12 +185,12 @@ func TestPartnersFileAndContactAgree(t *testing.T) {
 		t.Fatalf("placements %v", ids)
 	}
 	for _, id := range ids {
-		if _, _, err := parseContact(contactBody(`,"tipo":"anuncio","espaco":["` + id + `"]`)); err != nil {
+		if _, _, err := contact.Parse(contactBody(`,"tipo":"anuncio","espaco":["` + id + `"]`)); err != nil {
 			t.Errorf("contact refuses the listed placement %s: %v", id, err)
 		}
 	}
 	for _, id := range []string{"rodape", "LLMS_TXT", ""} {
-		if _, _, err := parseContact(contactBody(`,"tipo":"anuncio","espaco":["` + id + `"]`)); err == nil {
+		if _, _, err := contact.Parse(contactBody(`,"tipo":"anuncio","espaco":["` + id + `"]`)); err == nil {
 			t.Errorf("contact accepts %q, which GET /api/partners does not list", id)
 		}
 	}
@@ -270,9 +272,9 @@ func TestPartnersPublishedOnFullOnly(t *testing.T) {
 	t.Parallel()
 	for _, variant := range []string{config.VariantBase, config.VariantFull} {
 		a := newAPI(t, variant)
-		var idx struct{ Endpoints []Endpoint }
+		var idx struct{ Endpoints []discovery.Endpoint }
 		a.get("/api/", 200, &idx)
-		listed := slices.ContainsFunc(idx.Endpoints, func(e Endpoint) bool { return e.Path == "/api/partners" })
+		listed := slices.ContainsFunc(idx.Endpoints, func(e discovery.Endpoint) bool { return e.Path == "/api/partners" })
 		doc := string(a.get("/openapi.json", 200, nil))
 		documented := strings.Contains(doc, `"/api/partners"`) && strings.Contains(doc, `"PartnerPlacement"`)
 		if full := variant == config.VariantFull; listed != full || documented != full {

@@ -403,28 +403,6 @@ func mergeHeaders(a, b map[string]string) map[string]string {
 	return out
 }
 
-// FuzzParseContact: any body is answered with a message or a 400, never a
-// panic, and an accepted one respects the bounds.
-func FuzzParseContact(f *testing.F) {
-	f.Add(contactBody(""))
-	f.Add(contactBody(`,"captcha_response":"x","form_ts":1764000000000`))
-	f.Add(contactBody(`,"tipo":"anuncio","espaco":["llms_txt","llms_txt"],"duracao":"90"`))
-	f.Add([]byte(`null`))
-	f.Add([]byte(`{"name":1}`))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		m, req, err := parseContact(body)
-		if err != nil {
-			return
-		}
-		if m.Name == "" || m.Email == "" || m.Message == "" || len(req.Espaco) > 6 {
-			t.Fatalf("accepted %+v", m)
-		}
-		if req.CaptchaResponse != nil && req.FormTS == nil {
-			t.Fatal("human path without form_ts accepted")
-		}
-	})
-}
-
 // TestLiveWithoutPayTo: a live deployment without X402_PAY_TO still takes
 // an agent's free message and answers the paid calls 503, charging nothing.
 func TestLiveWithoutPayTo(t *testing.T) {

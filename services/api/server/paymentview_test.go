@@ -9,6 +9,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
+	"github.com/okfindex/okf-index/services/api/server/metrics"
 )
 
 // usageToday flushes the server's counts and reads today's count of one
@@ -119,7 +121,7 @@ func TestPaymentView(t *testing.T) {
 		t.Errorf("okf_payment_view %d, want %d", got, want)
 	}
 	// The signal is no usage of the API, the pages or the documents.
-	if m := a.metricsNow().Days[metricsDays-1]; m.API != 0 || m.Pages != 0 || m.Docs != 0 {
+	if m := a.metricsNow().Days[metrics.Days-1]; m.API != 0 || m.Pages != 0 || m.Docs != 0 {
 		t.Errorf("the signals counted as other usage: %+v", m)
 	}
 	// Another method is the router's 405.
@@ -142,7 +144,7 @@ func TestPaymentViewOnlyFull(t *testing.T) {
 			if want := map[bool]int{true: 202, false: 404}[full]; resp.StatusCode != want {
 				t.Errorf("POST %s: %d, want %d", paymentViewPath, resp.StatusCode, want)
 			}
-			var idx APIIndex
+			var idx discovery.APIIndex
 			a.get("/api/", 200, &idx)
 			listed := false
 			for _, e := range idx.Endpoints {

@@ -11,20 +11,20 @@ import (
 // Route is one row of the route table (package route).
 type Route = route.Route
 
-// routeTable lists every route of both variants. Every GET also answers
-// HEAD, and OPTIONS (CORS preflight) is answered by the cors middleware.
+// routeTable lists every route of both variants: the one table, joined
+// from the rows of each capability package in the order GET /api/ and
+// tools/list show them, and the rows of the routes this package still
+// serves. Every GET also answers HEAD, and OPTIONS (CORS preflight) is
+// answered by the cors middleware.
 //
-// Adding a route is a row here (Usage is required; Full, LogPathOnly,
-// Session, IgnoresAPIKey, ReadsIndex and Tool when they apply), its handler, and its operation in
-// api/openapi.json. A tool is defined in newMCPToolSet (mcp.go) and placed
-// on its route's row here.
+// Adding a route is a row in its capability package's Routes (or here),
+// with Usage (required), and Full, LogPathOnly, Session, IgnoresAPIKey,
+// ReadsIndex, Cached and Tool when they apply; its handler; and its
+// operation in api/openapi.json. The tools of the routes here are defined
+// in newMCPToolSet (mcptools.go).
 func (s *Server) routeTable() []Route {
 	tools := s.newMCPToolSet()
-	return slices.Concat([]Route{
-		{Method: http.MethodGet, Path: "/api/", Summary: "Self-described index of the API",
-			Handler: s.getAPIIndex, Usage: route.CountedAsAPI, Tool: tools.APIIndex},
-		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
-			Handler: s.getHealth, Usage: route.NotCounted},
+	return slices.Concat(s.discovery.IndexRoutes(), []Route{
 		{Method: http.MethodGet, Path: "/api/bundles", Summary: "Search live bundles",
 			Handler: s.searchBundles, Usage: route.CountedAsAPI, ReadsIndex: true, Cached: true, Tool: tools.SearchBundles},
 		{Method: http.MethodGet, Path: "/api/bundles/{id}", Summary: "One bundle's card",
@@ -40,79 +40,51 @@ func (s *Server) routeTable() []Route {
 	}, s.ping.Routes(), s.repoStatus.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/visit", Summary: "Count a page visit",
 			Handler: s.postVisit, Usage: route.NotCounted, LogPathOnly: true},
-		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
-			Handler: s.getMetrics, Usage: route.NotCounted},
+	}, s.metrics.Routes(), []Route{
 		{Method: http.MethodPost, Path: "/api/erro-cliente", Summary: "Report a failure of the web page",
-			Handler: s.postErroCliente, Usage: route.NotCounted, LogPathOnly: true},
+			Handler: s.postClientError, Usage: route.NotCounted, LogPathOnly: true},
 		{Method: http.MethodPost, Path: paymentViewPath, Summary: "Signal that the credit page showed a payment's requirements", Full: true,
 			Handler: s.postPaymentView, Usage: route.NotCounted, LogPathOnly: true, IgnoresAPIKey: true},
-	}, s.billing.PriceRoutes(), s.partners.Routes(), []Route{
-		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
-			Handler: s.postContact, Usage: route.CountedAsAPI},
-	}, s.billing.CreditRoutes(), s.vitrine.Routes(), []Route{
-		{Method: http.MethodGet, Path: "/api/auth/bootstrap", Summary: "CSRF token and view context of this browser and session", Full: true,
-			Handler: s.getBootstrap, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodGet, Path: "/api/me", Summary: "The session's user", Full: true,
-			Handler: s.getMe, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodGet, Path: "/api/account/profile", Summary: "The session user's profile", Full: true,
-			Handler: s.getProfile, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodGet, Path: "/api/account/avatar", Summary: "The session user's own picture (WebP)", Full: true,
-			Handler: s.getAvatar, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodPost, Path: "/api/auth/logout", Summary: "End this product's session", Full: true,
-			Handler: s.postLogout, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodGet, Path: "/api/account/keys", Summary: "The session user's API keys", Full: true,
-			Handler: s.listKeys, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodPost, Path: "/api/account/keys/create", Summary: "Create an API key", Full: true,
-			Handler: s.createKey, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodPost, Path: "/api/account/keys/revoke", Summary: "Revoke an API key", Full: true,
-			Handler: s.revokeKey, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
-			Handler: s.postIdentityEvent, Usage: route.NotCounted, IgnoresAPIKey: true},
-		{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
-			Handler: func(c echo.Context) error { return s.mcp.Serve(c) }, Usage: route.CountedAsMCP},
-		{Method: http.MethodGet, Path: "/openapi.json", Summary: "This OpenAPI document",
-			Handler: s.getOpenAPI, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/llms.txt", Summary: "llms.txt: the service for language models",
-			Handler: s.getLLMs, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/llms-full.txt", Summary: "llms.txt with the documentation inlined",
-			Handler: s.getLLMsFull, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/okf/{arquivo}", Summary: "The service's documentation, an OKF bundle",
-			Handler: s.getOKF, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/agent.json", Summary: "Agent card",
-			Handler: s.getAgentCard, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/agent-card.json", Summary: "Agent card",
-			Handler: s.getAgentCard, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/api-catalog", Summary: "API catalog (RFC 9727 linkset)",
-			Handler: s.getAPICatalog, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/security.txt", Summary: "Security contact (RFC 9116)",
-			Handler: s.getSecurityTxt, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/x402", Summary: "x402 payment manifest",
-			Handler: s.getX402, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/mcp-registry-auth", Summary: "MCP registry domain proof",
-			Handler: s.getMCPRegistryAuth, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/apis.json", Summary: "APIs.json 0.19 document",
-			Handler: s.getAPIsJSON, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/.well-known/mcp/server-card.json", Summary: "MCP server card",
-			Handler: s.getServerCard, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/apis.json", Summary: "APIs.json 0.19 document",
-			Handler: s.getAPIsJSON, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/", Summary: "Web page: search",
-			Handler: s.getSearchPage, Usage: route.CountedAsPage, ReadsIndex: true},
-		{Method: http.MethodGet, Path: "/results", Summary: "Web page: the results part of a search, alone",
-			Handler: s.getResultsFragment, Usage: route.NotCounted, ReadsIndex: true},
-		{Method: http.MethodGet, Path: "/b/{id}", Summary: "Web page: one bundle",
-			Handler: s.getBundlePage, Usage: route.CountedAsPage, ReadsIndex: true},
-		{Method: http.MethodGet, Path: "/stats", Summary: "Web page: statistics",
-			Handler: s.getStatsPage, Usage: route.CountedAsPage, ReadsIndex: true},
-		{Method: http.MethodGet, Path: "/account", Summary: "Web page: your API keys (full variant)", Full: true,
-			Handler: s.getAccountPage, Usage: route.CountedAsPage, Session: true},
-		{Method: http.MethodGet, Path: "/account/keys", Summary: "Web page: the key list of the account page, alone (full variant)", Full: true,
-			Handler: s.getAccountKeys, Usage: route.NotCounted, Session: true},
-		{Method: http.MethodGet, Path: "/credit", Summary: "Web page: prepaid credit, its balance and how to buy it (full variant)", Full: true,
-			Handler: s.getCreditPage, Usage: route.CountedAsPage},
-		{Method: http.MethodGet, Path: "/opensearch.xml", Summary: "OpenSearch description",
-			Handler: s.getOpenSearch, Usage: route.CountedAsDoc},
-		{Method: http.MethodGet, Path: "/assets/{name}", Summary: "Web page assets (style sheet, script, icon)",
-			Handler: s.getAsset, Usage: route.NotCounted},
-	})
+	}, s.billing.PriceRoutes(), s.partners.Routes(),
+		s.contact.Routes(), s.billing.CreditRoutes(), s.vitrine.Routes(), []Route{
+			{Method: http.MethodGet, Path: "/api/auth/bootstrap", Summary: "CSRF token and view context of this browser and session", Full: true,
+				Handler: s.getBootstrap, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodGet, Path: "/api/me", Summary: "The session's user", Full: true,
+				Handler: s.getMe, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodGet, Path: "/api/account/profile", Summary: "The session user's profile", Full: true,
+				Handler: s.getProfile, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodGet, Path: "/api/account/avatar", Summary: "The session user's own picture (WebP)", Full: true,
+				Handler: s.getAvatar, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodPost, Path: "/api/auth/logout", Summary: "End this product's session", Full: true,
+				Handler: s.postLogout, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodGet, Path: "/api/account/keys", Summary: "The session user's API keys", Full: true,
+				Handler: s.listKeys, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodPost, Path: "/api/account/keys/create", Summary: "Create an API key", Full: true,
+				Handler: s.createKey, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodPost, Path: "/api/account/keys/revoke", Summary: "Revoke an API key", Full: true,
+				Handler: s.revokeKey, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
+				Handler: s.postIdentityEvent, Usage: route.NotCounted, IgnoresAPIKey: true},
+			{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
+				Handler: func(c echo.Context) error { return s.mcp.Serve(c) }, Usage: route.CountedAsMCP},
+		}, s.discovery.Routes(), []Route{
+			{Method: http.MethodGet, Path: "/", Summary: "Web page: search",
+				Handler: s.getSearchPage, Usage: route.CountedAsPage, ReadsIndex: true},
+			{Method: http.MethodGet, Path: "/results", Summary: "Web page: the results part of a search, alone",
+				Handler: s.getResultsFragment, Usage: route.NotCounted, ReadsIndex: true},
+			{Method: http.MethodGet, Path: "/b/{id}", Summary: "Web page: one bundle",
+				Handler: s.getBundlePage, Usage: route.CountedAsPage, ReadsIndex: true},
+			{Method: http.MethodGet, Path: "/stats", Summary: "Web page: statistics",
+				Handler: s.getStatsPage, Usage: route.CountedAsPage, ReadsIndex: true},
+			{Method: http.MethodGet, Path: "/account", Summary: "Web page: your API keys (full variant)", Full: true,
+				Handler: s.getAccountPage, Usage: route.CountedAsPage, Session: true},
+			{Method: http.MethodGet, Path: "/account/keys", Summary: "Web page: the key list of the account page, alone (full variant)", Full: true,
+				Handler: s.getAccountKeys, Usage: route.NotCounted, Session: true},
+			{Method: http.MethodGet, Path: "/credit", Summary: "Web page: prepaid credit, its balance and how to buy it (full variant)", Full: true,
+				Handler: s.getCreditPage, Usage: route.CountedAsPage},
+			{Method: http.MethodGet, Path: "/opensearch.xml", Summary: "OpenSearch description",
+				Handler: s.getOpenSearch, Usage: route.CountedAsDoc},
+			{Method: http.MethodGet, Path: "/assets/{name}", Summary: "Web page assets (style sheet, script, icon)",
+				Handler: s.getAsset, Usage: route.NotCounted},
+		})
 }

@@ -29,13 +29,14 @@ import (
 	"github.com/okfindex/okf-index/pkg/logging"
 	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/store"
-	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
+	"github.com/okfindex/okf-index/services/api/server/contact"
+	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
-	"github.com/okfindex/okf-index/services/api/server/openapi"
+	"github.com/okfindex/okf-index/services/api/server/metrics"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
@@ -45,8 +46,8 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// AppName is the service's display name, in the health and index answers.
-const AppName = "OKF Index"
+// AppName is the service's display name (package discovery's).
+const AppName = discovery.AppName
 
 // Options configure a Server.
 type Options struct {
@@ -81,16 +82,15 @@ type Server struct {
 
 	now func() time.Time
 
-	mcp          *mcpserver.Server // POST /mcp
-	usage        *usage.Counter
-	metricsCache *ttlcache.Cache[Metrics] // GET /api/metrics
-	reports      *clientreport.Reporter
-	accounts     *accounts          // full variant: sessions, CSRF, API keys
-	billing      *billing.Service   // x402 payments, prices, and how a contact is paid
-	captcha      captcha.Verifier   // full variant: the contact form's siteverify
-	keyUses      keyUses            // when this process last wrote each key's last use
-	stop         context.CancelFunc // ends the usage and report loops
-	stopped      chan struct{}      // closed when both loops have ended
+	mcp      *mcpserver.Server // POST /mcp
+	usage    *usage.Counter
+	metrics  *metrics.Service // GET /api/metrics
+	reports  *clientreport.Reporter
+	accounts *accounts          // full variant: sessions, CSRF, API keys
+	billing  *billing.Service   // x402 payments, prices, and how a contact is paid
+	keyUses  keyUses            // when this process last wrote each key's last use
+	stop     context.CancelFunc // ends the usage and report loops
+	stopped  chan struct{}      // closed when both loops have ended
 
 	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
 	offer      *offer.Offer
@@ -98,13 +98,13 @@ type Server struct {
 	vitrine    *vitrine.Service    // full variant: the usage projection and the operator's views
 	ping       *ping.Service       // submissions of bundle roots and their outcome
 	repoStatus *repostatus.Service // what the sweep made of a repository
+	discovery  *discovery.Service  // GET /api/, health, and the documents for agents
+	contact    *contact.Service    // full variant: POST /api/contact
 
-	// Answers computed once at start.
-	indexJSON   []byte // GET /api/
-	healthJSON  []byte // GET /api/health
-	openAPIJSON []byte // GET /openapi.json
-	docs        *discoveryDocs
-	web         *web.Site // the pages for people
+	// Started is when this process started: the Last-Modified of what it
+	// writes once (the documents, opensearch.xml).
+	started time.Time
+	web     *web.Site // the pages for people
 
 	caches    *answerCaches // search pages and cards while the index is unchanged
 	admission *admission    // index reads in flight (admission.go)
@@ -151,7 +151,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: PARTNERS_FILE: %w", err)
 		}
 	}
-	s.captcha = captcha.Verifier{URL: opts.Config.Contact.CaptchaURL, Secret: opts.Config.Contact.CaptchaSecret}
 	s.usage = usage.New(st, log, nil)
 	s.reports = clientreport.New(log, clientreport.Options{MaxPending: maxPendingReports})
 	now := opts.Now
@@ -159,17 +158,14 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		now = time.Now
 	}
 	s.now = now
-	s.metricsCache = ttlcache.New[Metrics](metricsTTL, nil)
 	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s.admission = newAdmission(maxReadsInFlight)
 	if st != nil {
-		jobsClient, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log})
-		if err != nil {
+		if s.jobs, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log}); err != nil {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
-		s.jobs = jobsClient
 		s.caches = newAnswerCaches(st, opts.Config.SearchStaleness)
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
@@ -178,7 +174,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	s.buildCapabilities(st, opts.Config)
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
-	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Build: build, BaseURL: s.baseURL,
+	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Title: AppName, Build: build, BaseURL: s.baseURL,
 		Log: log, ToolCalled: s.countToolCall}); err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
@@ -186,26 +182,26 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.web, err = web.New(); err != nil {
 		return nil, fmt.Errorf("server: web pages: %w", err)
 	}
-	if s.docs, err = s.newDiscoveryDocs(); err != nil {
+	if err := s.discovery.Publish(s.routes, s.routeTable(), s.mcp.Listed); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}
-	if s.indexJSON, err = respond.Marshal(s.apiIndex()); err != nil {
-		return nil, err
-	}
-	if s.healthJSON, err = respond.Marshal(health{OK: true, App: AppName, Build: build}); err != nil {
-		return nil, err
-	}
-	if s.openAPIJSON, err = openapi.Published(s.baseURL, s.full); err != nil {
-		return nil, fmt.Errorf("server: openapi document: %w", err)
-	}
 
+	s.echo = s.newRouter(log, opts)
+
+	s.startLoops(loops, stop)
+	return s, nil
+}
+
+// newRouter mounts the middleware and every route of the table; every
+// GET also answers HEAD.
+func (s *Server) newRouter(log *slog.Logger, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = respond.Error
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
-	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discoveryLinks(s.baseURL))
+	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discovery.Links(s.baseURL))
 	e.Use(s.countUsage, s.authenticateAPIKey)
 	for _, r := range s.routes {
 		e.Add(r.Method, r.EchoPath(), r.Handler)
@@ -213,8 +209,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			e.Add(http.MethodHead, r.EchoPath(), r.Handler)
 		}
 	}
-	s.echo = e
+	return e
+}
 
+// startLoops runs the usage and report loops until stop.
+func (s *Server) startLoops(loops context.Context, stop context.CancelFunc) {
 	s.stop, s.stopped = stop, make(chan struct{})
 	go func() {
 		defer close(s.stopped)
@@ -223,12 +222,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		wg.Go(func() { s.reports.Run(loops) })
 		wg.Wait()
 	}()
-	return s, nil
 }
 
 // Close stops the background loops after a last flush: the usage counts
 // still in memory go to the database and pending client error reports to
-// the log. Call it once, after the HTTP server has drained.
+// the log. Call it after the HTTP server has drained; calling it again
+// returns at once (the loops have ended).
 func (s *Server) Close() {
 	s.stop()
 	<-s.stopped
@@ -246,7 +245,14 @@ type ErrorBody = wire.ErrorBody
 func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
+	s.started = s.now().UTC().Truncate(time.Second)
+	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
+		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
+	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
+	s.contact = contact.New(contact.Deps{Store: st, Jobs: s.jobs, Billing: s.billing,
+		Captcha:    captcha.Verifier{URL: cfg.Contact.CaptchaURL, Secret: cfg.Contact.CaptchaSecret},
+		Configured: cfg.Contact.MailConfigured() && cfg.Contact.CaptchaConfigured(), Now: s.now})
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
 	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,

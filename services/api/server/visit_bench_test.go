@@ -66,7 +66,7 @@ func BenchmarkVisits2000Concurrent(b *testing.B) {
 	if err := srv.usage.Flush(b.Context()); err != nil {
 		b.Fatal(err)
 	}
-	m, err := srv.metrics(b.Context(), time.Now())
+	m, err := srv.metrics.Read(b.Context(), time.Now())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -12,13 +13,14 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// The web pages for people (issue 16): server-rendered by package web from
+// The web pages for people: server-rendered by package web from
 // the same functions the API routes answer with (s.search, s.bundle,
 // s.stats), never through HTTP to the service itself. How they are sent
-// (security headers, ETag, gzip) is in webresponse.go.
+// (security headers, ETag, gzip) is at the end of this file.
 
 // pageListParams are the list parameters of the search form: the page sends
 // one value per checkbox, the API takes them comma-separated.
@@ -167,7 +169,7 @@ func (s *Server) getStatsPage(c echo.Context) error {
 
 // getOpenSearch answers GET /opensearch.xml.
 func (s *Server) getOpenSearch(c echo.Context) error {
-	return s.writeDocument(c, mimeOpenSearch, s.web.OpenSearch(s.baseURL))
+	return respond.Conditional(c, mimeOpenSearch, s.web.OpenSearch(s.baseURL), s.started, respond.CacheDocument)
 }
 
 // getAsset answers GET /assets/{name}: the style sheet, the script and the
@@ -178,4 +180,45 @@ func (s *Server) getAsset(c echo.Context) error {
 		return apierror.New(apierror.NotFound, "The pages' assets are app.css, app.js, full.js and icon.svg.")
 	}
 	return s.writeAsset(c, a)
+}
+
+// mimeOpenSearch is the type of /opensearch.xml.
+const mimeOpenSearch = "application/opensearchdescription+xml"
+
+// pageCSP is the Content-Security-Policy of every page: scripts, styles,
+// pictures and requests from this origin only, no inline script or style,
+// no eval, no framing, forms to this origin.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// setPageHeaders sets the security headers of a page.
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "DENY")
+}
+
+// writePage renders a page and sends it with the security headers, a weak
+// ETag of its bytes (a matching If-None-Match is a 304; pages revalidate on
+// every use, Cache-Control no-cache) and gzip when the client takes it.
+func (s *Server) writePage(c echo.Context, status int, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	setPageHeaders(h)
+	return respond.Compressible(c, status, respond.MIMEHTML, buf.Bytes(), "no-cache")
+}
+
+// writeAsset sends an embedded asset: cached for good when the request
+// names its current version (?v=hash, as the pages do), else revalidated.
+func (s *Server) writeAsset(c echo.Context, a web.Asset) error {
+	cache := "no-cache"
+	if c.QueryParam("v") == a.Hash {
+		cache = "public, max-age=31536000, immutable"
+	}
+	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+	return respond.Compressible(c, http.StatusOK, a.Type, a.Body, cache)
 }

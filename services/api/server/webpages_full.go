@@ -13,10 +13,11 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// The pages of the full variant (issue 16): /account, the API keys of the
+// The pages of the full variant: /account, the API keys of the
 // session's user, and /credit, prepaid credit. Both rows are Full, so a
 // base deployment answers them 404. The account page lists the keys
 // server-side from the session cookie (it works without JavaScript); the
@@ -112,7 +113,7 @@ func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Wri
 	h := c.Response().Header()
 	setPageHeaders(h)
 	noStore(c)
-	return c.Blob(status, mimeHTML, buf.Bytes())
+	return c.Blob(status, respond.MIMEHTML, buf.Bytes())
 }
 
 // getCreditPage answers GET /credit: the balance form, the packages and,

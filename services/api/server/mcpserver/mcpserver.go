@@ -42,9 +42,6 @@ import (
 // fits with room to spare.
 const MaxBody = 256 << 10
 
-// appName is the service's display name, the MCP server's title.
-const appName = "OKF Index"
-
 const instructions = "OKF Index is a public, free search index of OKF (Open Knowledge Format) bundles: " +
 	"trees of markdown files whose root index.md declares okf_version. Use search_bundles to find bundles " +
 	"(follow next_offset to page), get_bundle for one card, index_stats for totals, api_index for the " +
@@ -84,6 +81,7 @@ func ToolNames(all []route.Route, full bool) []string {
 type Options struct {
 	Routes  []route.Route // the deployment's routes; the tools are on their rows
 	Full    bool          // the variant is full
+	Title   string        // the service's display name
 	Build   string        // the published commit, the server's version
 	BaseURL string        // PUBLIC_BASE_URL
 	Log     *slog.Logger
@@ -119,7 +117,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "okf-index", Title: appName, Version: o.Build},
+	srv := mcp.NewServer(&mcp.Implementation{Name: "okf-index", Title: o.Title, Version: o.Build},
 		&mcp.ServerOptions{Instructions: instructions, Logger: log})
 	for _, r := range o.Routes {
 		if r.Tool == nil {

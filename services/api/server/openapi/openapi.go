@@ -122,7 +122,7 @@ const (
 // addAPIKeyRefusal adds, to every operation of the full variant that reads
 // API keys (all but those marked x-api-key: false), the 401 invalid_api_key
 // of a key that is not a live key of this product: the rule is one for all
-// routes (keyauth.go), so it is written here once rather than on each
+// routes (the server's keyauth.go), so it is written here once rather than on each
 // operation. An operation with its own 401 gets the name added to it.
 func addAPIKeyRefusal(doc map[string]any) {
 	paths, _ := doc["paths"].(map[string]any)

@@ -19,6 +19,13 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
+// Content types of the text answers.
+const (
+	MIMEMarkdown = "text/markdown; charset=utf-8"
+	MIMEText     = "text/plain; charset=utf-8"
+	MIMEHTML     = "text/html; charset=utf-8"
+)
+
 // JSON writes v as the JSON body of a status answer. HTML escaping is off,
 // so URLs keep their "&".
 func JSON(c echo.Context, status int, v any) error {

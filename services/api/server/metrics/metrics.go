@@ -1,4 +1,7 @@
-package server
+// Package metrics answers GET /api/metrics (contract 4.4 and 5): the
+// public usage numbers of the last days, and for the operator
+// (Authorization: Bearer <METRICS_TOKEN>) the finance block.
+package metrics
 
 import (
 	"context"
@@ -7,17 +10,48 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/operator"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
-// GET /api/metrics (contract 4.4 and 5): the public usage numbers, and for
-// the operator (Authorization: Bearer <METRICS_TOKEN>) the finance block.
+// Store is what the metrics read.
+type Store interface {
+	Usage(ctx context.Context, first, last time.Time) ([]store.UsageCount, error)
+	AccountTotals(ctx context.Context, product string) (store.AccountTotals, error)
+	Finance(ctx context.Context) (store.Finance, error)
+}
 
-// metricsDays is how many UTC days, today included, the answer covers.
-const metricsDays = 30
+// Service answers GET /api/metrics.
+type Service struct {
+	store        Store
+	full         bool   // the full variant: accounts and finance are read
+	metricsToken string // the operator token
+	cache        *ttlcache.Cache[Metrics]
+}
+
+// New builds the route on st.
+func New(st Store, full bool, metricsToken string) *Service {
+	return &Service{store: st, full: full, metricsToken: metricsToken, cache: ttlcache.New[Metrics](metricsTTL, nil)}
+}
+
+// Forget drops the cached reading, so the next answer reads the counters.
+func (s *Service) Forget() { s.cache.Forget() }
+
+// Routes is the route's row.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
+			Handler: s.getMetrics, Usage: route.NotCounted},
+	}
+}
+
+// Days is how many UTC days, today included, the answer covers.
+const Days = 30
 
 // metricsTTL is how long one reading of the counters answers every caller:
 // a public route must not turn each request into a database read. Counts
@@ -71,7 +105,7 @@ type MCPUsage struct {
 }
 
 // Accounts counts accounts; a base deployment has none ({enabled: false,
-// total: 0}). The full variant counts them (metricsfinance.go).
+// total: 0}). The full variant counts them (finance.go).
 type Accounts struct {
 	Enabled  bool   `json:"enabled"`
 	Total    int64  `json:"total"`
@@ -80,7 +114,7 @@ type Accounts struct {
 
 // Payments is the operator's finance block, in integer micro-dollars. No
 // route of a base deployment takes money, so there every figure is zero;
-// the full variant sums its payment and credit rows (metricsfinance.go).
+// the full variant sums its payment and credit rows (finance.go).
 type Payments struct {
 	Currency            string `json:"currency"`
 	ReceivedMicros      int64  `json:"received_micros"`
@@ -100,13 +134,13 @@ type Payments struct {
 // getMetrics answers GET /api/metrics. A request without Authorization is
 // anonymous; one with a bearer token must carry the operator token (401
 // otherwise), and a token sent to a service that has none is a 503.
-func (s *Server) getMetrics(c echo.Context) error {
-	isOperator, err := operator.Check(s.cfg.MetricsToken, c.Request().Header.Get(echo.HeaderAuthorization))
+func (s *Service) getMetrics(c echo.Context) error {
+	isOperator, err := operator.Check(s.metricsToken, c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil {
 		return err
 	}
-	m, err := s.metricsCache.Get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
-		return s.metrics(ctx, time.Now())
+	m, err := s.cache.Get(c.Request().Context(), func(ctx context.Context) (Metrics, error) {
+		return s.Read(ctx, time.Now())
 	})
 	if err != nil {
 		return err
@@ -120,10 +154,10 @@ func (s *Server) getMetrics(c echo.Context) error {
 	return respond.JSON(c, http.StatusOK, m)
 }
 
-// metrics reads the counters of the last metricsDays UTC days up to now.
-func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
+// Read reads the counters of the last Days UTC days up to now.
+func (s *Service) Read(ctx context.Context, now time.Time) (Metrics, error) {
 	today := now.UTC().Truncate(24 * time.Hour)
-	first := today.AddDate(0, 0, -(metricsDays - 1))
+	first := today.AddDate(0, 0, -(Days - 1))
 	rows, err := s.store.Usage(ctx, first, today)
 	if err != nil {
 		return Metrics{}, err
@@ -136,7 +170,7 @@ func (s *Server) metrics(ctx context.Context, now time.Time) (Metrics, error) {
 		}
 		byDay[d][r.Metric] = r.N
 	}
-	m := Metrics{App: billing.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, metricsDays)}
+	m := Metrics{App: billing.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, Days)}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		n := byDay[d.Format(time.DateOnly)]
 		day := MetricsDay{

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"net/http"
@@ -6,8 +6,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// health is the answer of GET /api/health (contract 2.5b).
-type health struct {
+// Health is the answer of GET /api/health (contract 2.5b).
+type Health struct {
 	OK    bool   `json:"ok"`
 	App   string `json:"app"`
 	Build string `json:"build"`
@@ -15,6 +15,6 @@ type health struct {
 
 // getHealth answers while the process serves requests. It does not read the
 // database: it is a liveness answer, and it must stay cheap.
-func (s *Server) getHealth(c echo.Context) error {
+func (s *Service) getHealth(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.healthJSON)
 }

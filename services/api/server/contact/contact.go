@@ -1,4 +1,10 @@
-package server
+// Package contact answers POST /api/contact of the full variant (contract
+// 3.4, 4.6): the human form, verified by its captcha and form time, and an
+// agent's message, paid as package billing decides. The message is a row
+// of the contact outbox written in the same transaction as its payment and
+// its send_contact job, so nothing is charged without a message queued;
+// the worker sends it once.
+package contact
 
 import (
 	"bytes"
@@ -15,6 +21,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v4"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/okfindex/okf-index/pkg/captcha"
 	"github.com/okfindex/okf-index/pkg/jobs"
@@ -24,9 +32,10 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
+	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
-// POST /api/contact of the full variant (contract 3.4, 4.6).
+// How a message is taken:
 //
 // A request with captcha_response takes the human path: the captcha is
 // verified at the configured siteverify endpoint and form_ts must be sane.
@@ -40,6 +49,40 @@ import (
 // The message is a row of the contact outbox written in the same
 // transaction as its payment and its send_contact job, so nothing is
 // charged without a message queued; the worker sends it once.
+
+// Store is the contact outbox.
+type Store interface {
+	QueueContact(ctx context.Context, m store.ContactMessage, pay store.ContactPayment, now time.Time, enqueue store.ContactEnqueueFunc) (int64, error)
+}
+
+// Jobs inserts a job in a transaction (River's insert-only client).
+type Jobs interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Deps are what the contact route needs.
+type Deps struct {
+	Store      Store
+	Jobs       Jobs
+	Billing    *billing.Service // how an agent's message is paid
+	Captcha    captcha.Verifier // the human path's siteverify
+	Configured bool             // mail and captcha are configured
+	Now        func() time.Time // the clock of the form time and the backoff
+}
+
+// Service answers POST /api/contact.
+type Service struct{ d Deps }
+
+// New builds the contact route of d.
+func New(d Deps) *Service { return &Service{d: d} }
+
+// Routes is the route's row.
+func (s *Service) Routes() []route.Route {
+	return []route.Route{
+		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
+			Handler: s.postContact, Usage: route.CountedAsAPI},
+	}
+}
 
 // Bounds of a contact body.
 const (
@@ -56,8 +99,8 @@ const (
 	formTSMillis = 100_000_000_000
 )
 
-// ContactRequest is the body of POST /api/contact.
-type ContactRequest struct {
+// Request is the body of POST /api/contact.
+type Request struct {
 	Name            string   `json:"name"`
 	Email           string   `json:"email"`
 	Message         string   `json:"message"`
@@ -72,8 +115,8 @@ type ContactRequest struct {
 	Pagamento       string   `json:"pagamento"`
 }
 
-// ContactAnswer is the answer of POST /api/contact.
-type ContactAnswer struct {
+// Answer is the answer of POST /api/contact.
+type Answer struct {
 	OK   bool   `json:"ok"`
 	Path string `json:"path"`
 }
@@ -85,10 +128,10 @@ var (
 	contactPagamentos = []string{"usdc", "deposito", "a_combinar"}
 )
 
-// parseContact decodes and checks a contact body. It returns the message
+// Parse decodes and checks a contact body. It returns the message
 // to queue (Path left for the caller) and the human path's captcha
 // response and form time, when given.
-func parseContact(body []byte) (m store.ContactMessage, req ContactRequest, err error) {
+func Parse(body []byte) (m store.ContactMessage, req Request, err error) {
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return m, req, apierror.New(apierror.InvalidBody, "The body must be a JSON object.")
 	}
@@ -133,7 +176,7 @@ func validEmail(s string) bool {
 }
 
 // parseProposal checks the proposal fields; tipo turns them on.
-func parseProposal(req ContactRequest) (map[string]any, error) {
+func parseProposal(req Request) (map[string]any, error) {
 	if req.Tipo == "" {
 		if req.Empresa != "" || req.Site != "" || req.Orcamento != "" || len(req.Espaco) > 0 || req.Duracao != "" || req.Pagamento != "" {
 			return nil, apierror.New(apierror.MissingField, "tipo is required with the proposal fields (patrocinio, parceria or anuncio).").At("tipo")
@@ -207,41 +250,41 @@ func agentOf(c echo.Context) string {
 }
 
 // postContact answers POST /api/contact [full only].
-func (s *Server) postContact(c echo.Context) error {
+func (s *Service) postContact(c echo.Context) error {
 	billing.ExposeHeaders(c.Response().Header())
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxContactBody+1))
 	if err != nil || len(body) > maxContactBody {
 		return apierror.New(apierror.InvalidBody, fmt.Sprintf("The body must be a JSON object of at most %d bytes.", maxContactBody))
 	}
-	m, req, err := parseContact(body)
+	m, req, err := Parse(body)
 	if err != nil {
 		return err
 	}
-	if !s.cfg.Contact.MailConfigured() || !s.cfg.Contact.CaptchaConfigured() {
+	if !s.d.Configured {
 		return apierror.New(apierror.ContactUnavailable,
 			"Contact is not configured on this deployment (mail or captcha); nothing was charged.")
 	}
 	ctx := c.Request().Context()
-	now := s.now()
+	now := s.d.Now()
 	if req.CaptchaResponse != nil {
 		if err := s.verifyHuman(ctx, req, now); err != nil {
 			return err
 		}
 		m.Path = store.ContactHuman
-		if _, err := s.store.QueueContact(ctx, m, store.ContactPayment{}, now, s.enqueueContact); err != nil {
+		if _, err := s.d.Store.QueueContact(ctx, m, store.ContactPayment{}, now, s.enqueueContact); err != nil {
 			return err
 		}
-		return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: m.Path})
+		return respond.JSON(c, http.StatusOK, Answer{OK: true, Path: m.Path})
 	}
 	return s.agentContact(c, m, now)
 }
 
 // verifyHuman checks the human path: form time, then the captcha.
-func (s *Server) verifyHuman(ctx context.Context, req ContactRequest, now time.Time) error {
+func (s *Service) verifyHuman(ctx context.Context, req Request, now time.Time) error {
 	if err := checkFormTS(*req.FormTS, now); err != nil {
 		return err
 	}
-	ok, err := s.captcha.Verify(ctx, *req.CaptchaResponse, caller.Client(ctx).Addr().String())
+	ok, err := s.d.Captcha.Verify(ctx, *req.CaptchaResponse, caller.Client(ctx).Addr().String())
 	if errors.Is(err, captcha.ErrUnavailable) {
 		return apierror.New(apierror.ContactUnavailable, "The captcha could not be verified now; retry later.")
 	}
@@ -257,18 +300,18 @@ func (s *Server) verifyHuman(ctx context.Context, req ContactRequest, now time.T
 // agentContact is the agent path: package billing decides how the
 // message is paid (credit, x402, the free first message, dev) or refuses
 // it (402, or 429 within the backoff), and queues it.
-func (s *Server) agentContact(c echo.Context, m store.ContactMessage, now time.Time) error {
+func (s *Service) agentContact(c echo.Context, m store.ContactMessage, now time.Time) error {
 	m.Agent = agentOf(c)
-	path, err := s.billing.QueueAgentContact(c.Request().Context(), c.Request().Header, c.Response().Header(), m, now, s.enqueueContact)
+	path, err := s.d.Billing.QueueAgentContact(c.Request().Context(), c.Request().Header, c.Response().Header(), m, now, s.enqueueContact)
 	if err != nil {
 		return err
 	}
-	return respond.JSON(c, http.StatusOK, ContactAnswer{OK: true, Path: path})
+	return respond.JSON(c, http.StatusOK, Answer{OK: true, Path: path})
 }
 
 // enqueueContact inserts the send job of a queued message in its
 // transaction.
-func (s *Server) enqueueContact(ctx context.Context, tx pgx.Tx, id int64) error {
-	_, err := s.jobs.InsertTx(ctx, tx, jobs.SendContactArgs{ID: id}, nil)
+func (s *Service) enqueueContact(ctx context.Context, tx pgx.Tx, id int64) error {
+	_, err := s.d.Jobs.InsertTx(ctx, tx, jobs.SendContactArgs{ID: id}, nil)
 	return err
 }

@@ -1,12 +1,12 @@
-package server
+package discovery
 
 import "github.com/labstack/echo/v4"
 
-// discoveryLinks puts RFC 8288 Link headers on every answer, so an agent
+// Links puts RFC 8288 Link headers on every answer, so an agent
 // that fetched any URL of the service learns where its machine interfaces
 // are: the API catalog (RFC 9727), the OpenAPI document (service-desc, RFC
 // 8631) and llms.txt (describedby).
-func discoveryLinks(baseURL string) echo.MiddlewareFunc {
+func Links(baseURL string) echo.MiddlewareFunc {
 	links := "<" + baseURL + "/.well-known/api-catalog>; rel=\"api-catalog\", " +
 		"<" + baseURL + "/openapi.json>; rel=\"service-desc\"; type=\"application/json\", " +
 		"<" + baseURL + "/llms.txt>; rel=\"describedby\"; type=\"text/plain\""

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"slices"
@@ -17,27 +17,27 @@ import (
 
 // serverCard is the card's document. Its tools are in tools/list's order
 // (the SDK lists them by name).
-func (s *Server) serverCard(tools []*mcp.Tool) map[string]any {
+func (s *Service) serverCard(tools []*mcp.Tool) map[string]any {
 	tools = slices.SortedFunc(slices.Values(tools), func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return map[string]any{
 		"$schema":     "https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json",
 		"name":        "okf-index",
 		"title":       AppName,
-		"version":     s.build,
+		"version":     s.d.Build,
 		"description": indexDescription,
-		"websiteUrl":  s.baseURL + "/",
+		"websiteUrl":  s.d.BaseURL + "/",
 		"capabilities": map[string]any{
 			"tools": map[string]any{"listChanged": false},
 		},
 		"remotes": []map[string]string{
-			{"type": "streamable-http", "url": s.baseURL + "/mcp"},
+			{"type": "streamable-http", "url": s.d.BaseURL + "/mcp"},
 		},
-		"documentation": s.baseURL + "/okf/api.md",
+		"documentation": s.d.BaseURL + "/okf/api.md",
 		"tools":         tools,
 	}
 }
 
 // getServerCard answers GET /.well-known/mcp/server-card.json.
-func (s *Server) getServerCard(c echo.Context) error {
+func (s *Service) getServerCard(c echo.Context) error {
 	return s.writeDocument(c, echo.MIMEApplicationJSON, s.docs.serverCard)
 }

@@ -1,4 +1,4 @@
-package server
+package metrics
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // payments and credit movements (store.Finance), in micro-dollars.
 // received counts only payments settled on chain; those of X402_MODE=dev
 // are simulated_payments.
-func (s *Server) payments(ctx context.Context) (*Payments, error) {
+func (s *Service) payments(ctx context.Context) (*Payments, error) {
 	if !s.full {
 		return &Payments{Currency: "USD", ReceivedUSD: billing.USD(0)}, nil
 	}
@@ -42,7 +42,7 @@ func (s *Server) payments(ctx context.Context) (*Payments, error) {
 
 // accountTotals is the accounts block: {enabled: false, total: 0} on base;
 // on full the accounts seen and this product's live API keys.
-func (s *Server) accountTotals(ctx context.Context) (Accounts, error) {
+func (s *Service) accountTotals(ctx context.Context) (Accounts, error) {
 	if !s.full {
 		return Accounts{}, nil
 	}

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"github.com/labstack/echo/v4"
@@ -29,26 +29,26 @@ const indexDescription = "Public, free search index of OKF (Open Knowledge Forma
 
 // apiIndex builds the index of this deployment from the route table and
 // the MCP tool list.
-func (s *Server) apiIndex() APIIndex {
+func (s *Service) apiIndex() APIIndex {
 	idx := APIIndex{
 		Name:        AppName,
 		Description: indexDescription,
-		Build:       s.build,
-		BaseURL:     s.baseURL,
+		Build:       s.d.Build,
+		BaseURL:     s.d.BaseURL,
 		Docs: map[string]string{
-			"llms_txt":        s.baseURL + "/llms.txt",
-			"llms_full_txt":   s.baseURL + "/llms-full.txt",
-			"openapi":         s.baseURL + "/openapi.json",
-			"mcp":             s.baseURL + "/mcp",
-			"ui":              s.baseURL + "/",
-			"okf":             s.baseURL + "/okf/index.md",
-			"agent_card":      s.baseURL + "/.well-known/agent-card.json",
-			"api_catalog":     s.baseURL + "/.well-known/api-catalog",
-			"mcp_server_card": s.baseURL + "/.well-known/mcp/server-card.json",
-			"atom":            s.baseURL + "/feed.atom",
+			"llms_txt":        s.d.BaseURL + "/llms.txt",
+			"llms_full_txt":   s.d.BaseURL + "/llms-full.txt",
+			"openapi":         s.d.BaseURL + "/openapi.json",
+			"mcp":             s.d.BaseURL + "/mcp",
+			"ui":              s.d.BaseURL + "/",
+			"okf":             s.d.BaseURL + "/okf/index.md",
+			"agent_card":      s.d.BaseURL + "/.well-known/agent-card.json",
+			"api_catalog":     s.d.BaseURL + "/.well-known/api-catalog",
+			"mcp_server_card": s.d.BaseURL + "/.well-known/mcp/server-card.json",
+			"atom":            s.d.BaseURL + "/feed.atom",
 		},
 		Endpoints: []Endpoint{},
-		MCPTools:  mcpserver.ToolNames(s.routeTable(), s.full),
+		MCPTools:  mcpserver.ToolNames(s.all, s.d.Full),
 	}
 	for _, r := range s.routes {
 		idx.Endpoints = append(idx.Endpoints, Endpoint{r.Method, r.Path, r.Summary})
@@ -57,6 +57,6 @@ func (s *Server) apiIndex() APIIndex {
 }
 
 // getAPIIndex answers GET /api/ with the index computed at start.
-func (s *Server) getAPIIndex(c echo.Context) error {
+func (s *Service) getAPIIndex(c echo.Context) error {
 	return s.writeDocument(c, echo.MIMEApplicationJSON, s.indexJSON)
 }
