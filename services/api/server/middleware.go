@@ -29,13 +29,14 @@ const requestTimeout = 10 * time.Second
 const corsMaxAge = "86400"
 
 // middlewares returns the chain every request goes through, outermost first:
-// request id, request metrics (when reg is set), request log, panic
+// nosniff, request id, request metrics (when reg is set), request log, panic
 // recovery, CORS, the request-head limit, request timeout. The metrics sit
 // outside the request log, which hands errors to the error handler, so they
 // count the status the client got. The request log reads each route's row
 // in routes.
 func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPath) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
+		noSniff,
 		dropForeignRequestID,
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{RequestIDHandler: requestIDToContext}),
 	}
@@ -55,6 +56,16 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPat
 		limitRequestHead,
 		timeout,
 	)
+}
+
+// noSniff tells browsers to take every answer as the type it says (JSON,
+// markdown, Atom, OpenSearch, errors included), never to guess another
+// from its bytes: a card's text rendered as HTML is how stored XSS begins.
+func noSniff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+		return next(c)
+	}
 }
 
 // requestIDShape is a request id the service accepts from a client (a

@@ -183,6 +183,24 @@ func TestForeignRequestID(t *testing.T) {
 	}
 }
 
+// TestNoSniffOnEveryAnswer: answers of every kind, errors and refusals of
+// the router included, tell browsers not to guess their type.
+func TestNoSniffOnEveryAnswer(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, config.VariantBase)
+	for _, path := range []string{"/api/", "/api/bundles?q=x", "/api/bundles?limit=0", "/api/nope", "/feed.atom",
+		"/opensearch.xml", "/llms.txt", "/", "/nope", "/api/bundles/no-such-id"} {
+		resp, _ := a.do(http.MethodGet, path, nil)
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s (%d %s): X-Content-Type-Options %q", path, resp.StatusCode, resp.Header.Get("Content-Type"), got)
+		}
+	}
+	resp, _ := a.do(http.MethodDelete, "/api/bundles", nil)
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("DELETE /api/bundles (%d): X-Content-Type-Options %q", resp.StatusCode, got)
+	}
+}
+
 // TestLogPathOnly: the request log keeps the query string of a request,
 // except on routes whose row says LogPathOnly, whatever the method.
 func TestLogPathOnly(t *testing.T) {

@@ -114,6 +114,13 @@ func TestWebSearchPage(t *testing.T) {
 	if resp.StatusCode != 400 || !strings.Contains(string(body), "sort must be") {
 		t.Errorf("a refused sort: %d", resp.StatusCode)
 	}
+	// A q that excludes itself is refused by the store, not the parser: the
+	// page still answers its HTML 400 (HTTP fuzz seed 1795724092315571557).
+	resp, body = a.do("GET", "/?q=data+-data", nil)
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 400 || !strings.HasPrefix(ct, "text/html") ||
+		!strings.Contains(string(body), "excludes it too") {
+		t.Errorf("a q that excludes itself: %d %s: %.300s", resp.StatusCode, ct, body)
+	}
 	// The hostile names are escaped in cards.
 	_, body = a.do("GET", "/?q=hostile", nil)
 	if strings.Contains(string(body), "<script>alert") || strings.Contains(string(body), "<b>bundle</b>") {

@@ -88,12 +88,15 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 	if err == nil {
 		in.Page, err = s.search(ctx, apiQuery)
 	}
-	var ae *apierror.Error
-	switch {
-	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
-		status, in.Err = http.StatusBadRequest, ae.Body.Message
-	case err != nil:
-		return web.SearchView{}, 0, err
+	if err != nil {
+		// A refusal of the query (a bad parameter, a q that excludes
+		// itself) is the page's own 400, in HTML; anything else is the
+		// router's error.
+		code, body, _ := apierror.Response(err)
+		if code != http.StatusBadRequest {
+			return web.SearchView{}, 0, err
+		}
+		status, in.Err = code, body.Message
 	}
 	if in.Page.Next != nil {
 		if u, err := url.Parse(*in.Page.Next); err == nil {
