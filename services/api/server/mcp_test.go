@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
 // mcpSession connects the go-sdk client to the API's /mcp through the
@@ -292,6 +294,39 @@ func TestMCPProtocolVersions(t *testing.T) {
 		if status, body := rpc(t, a, "", map[string]string{"MCP-Protocol-Version": "2025-11-25"}, msg); status != 400 || len(body) == 0 {
 			t.Errorf("%s: %d %s, want 400 with a reason", msg, status, body)
 		}
+	}
+}
+
+// TestMCPBatchBounded: a JSON-RPC batch of more than MaxBatch calls is
+// refused whole with a JSON-RPC error saying the bound, before any call
+// runs; a batch within it is not refused by the bound.
+func TestMCPBatchBounded(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, config.VariantBase)
+	batch := func(n int) string {
+		calls := make([]string, n)
+		for i := range calls {
+			calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_bundles","arguments":{"q":"guide"}}}`, i+1)
+		}
+		return "[" + strings.Join(calls, ",") + "]"
+	}
+	header := map[string]string{"MCP-Protocol-Version": "2025-11-25"}
+	for _, n := range []int{mcpserver.MaxBatch + 1, 1500} {
+		status, body := rpc(t, a, "", header, batch(n))
+		var e struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if status != 400 || json.Unmarshal(body, &e) != nil || e.Error.Code != mcpserver.RPCInvalidRequest ||
+			!strings.Contains(e.Error.Message, fmt.Sprintf("at most %d calls; this one holds %d", mcpserver.MaxBatch, n)) {
+			t.Errorf("a batch of %d: %d %.300s", n, status, body)
+		}
+	}
+	status, body := rpc(t, a, "", header, batch(2))
+	if strings.Contains(string(body), "at most") {
+		t.Errorf("a batch of 2 refused by the bound: %d %.300s", status, body)
 	}
 }
 

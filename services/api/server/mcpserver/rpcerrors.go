@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -35,9 +36,34 @@ type rpcErrorBody struct {
 	Message string `json:"message"`
 }
 
+// MaxBatch is the most calls one JSON-RPC batch may hold. Each call's
+// answer is bounded (a card, a page of cards), but a batch multiplied it:
+// 100 get_bundle calls of a large card answered hundreds of megabytes, in
+// one request that admission counted once. A client with more calls sends
+// more requests, each admitted and budgeted on its own.
+const MaxBatch = 16
+
 // serveJSONRPC serves r with h, answering the refusals h writes as plain
-// text with a JSON-RPC error object instead.
+// text with a JSON-RPC error object instead, and a batch of more than
+// MaxBatch calls with an invalid request error before h reads it.
 func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
+	if r.Body != nil {
+		head, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+		if err != nil {
+			writeRPCError(w, http.StatusBadRequest, rpcError{JSONRPC: "2.0", ID: json.RawMessage("null"),
+				Error: rpcErrorBody{Code: RPCParseError, Message: "the request body could not be read"}})
+			return
+		}
+		if n := batchCalls(head); n > MaxBatch {
+			writeRPCError(w, http.StatusBadRequest, rpcError{JSONRPC: "2.0", ID: json.RawMessage("null"),
+				Error: rpcErrorBody{Code: RPCInvalidRequest, Message: fmt.Sprintf(
+					"a JSON-RPC batch holds at most %d calls; this one holds %d: send the rest in other requests", MaxBatch, n)}})
+			return
+		}
+		// What was read, then the rest: a body over MaxBody reaches h whole,
+		// which refuses it as before.
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	}
 	var seen bytes.Buffer // what h read of the body, for the request's id
 	if r.Body != nil {
 		r.Body = readCloser{io.TeeReader(r.Body, &limitedWriter{&seen, MaxBody}), r.Body}
@@ -47,11 +73,30 @@ func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
 	if !rw.refused {
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
 	w.Header().Del("Content-Length")
-	w.WriteHeader(rw.status)
-	b, _ := json.Marshal(refusalError(rw.status, strings.TrimSpace(rw.text.String()), seen.Bytes()))
+	writeRPCError(w, rw.status, refusalError(rw.status, strings.TrimSpace(rw.text.String()), seen.Bytes()))
+}
+
+// writeRPCError answers e with the HTTP status status.
+func writeRPCError(w http.ResponseWriter, status int, e rpcError) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(e)
 	_, _ = w.Write(append(b, '\n'))
+}
+
+// batchCalls is the number of calls in body when it is a JSON array (a
+// JSON-RPC batch) of at most MaxBody bytes, else 0.
+func batchCalls(body []byte) int {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(body) > MaxBody || len(trimmed) == 0 || trimmed[0] != '[' {
+		return 0
+	}
+	var calls []json.RawMessage
+	if json.Unmarshal(trimmed, &calls) != nil {
+		return 0 // malformed: h refuses it with its parse error
+	}
+	return len(calls)
 }
 
 // refusalError maps one refusal of the SDK to its JSON-RPC error. The id is
