@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +57,7 @@ func seedRepoStatus(t *testing.T, st *store.Store) map[string]string {
 	read := store.RepoRead{Repo: "octo-org/handbook", Commit: "0123abcd", Roots: []store.RootVerdict{
 		{Path: "okf/index.md", BundleID: ids["okf/index.md"], Warnings: []string{"1 of 1 concept link points at missing files"}, LinksTotal: 1, LinksMissing: 1, LinksChecked: true},
 		{Path: "examples/demo/index.md", BundleID: ids["examples/demo/index.md"], LinksTotal: 1, LinksChecked: true},
-		{Path: "a/index.md", BundleID: ids["a/index.md"], LinksChecked: true},
+		{Path: "a/index.md", BundleID: ids["a/index.md"], LinksChecked: true, Warnings: manyWarnings(50)}, // recorded before the cap
 		{Path: "b/index.md", BundleID: ids["b/index.md"], LinksChecked: true},
 		{Path: "notes/index.md", NotBundle: "no_frontmatter", Detail: "okf: not a bundle root: frontmatter has no okf_version (no frontmatter block at the start of the file)"},
 		{Path: "plain/index.md", NotBundle: "no_okf_version"},
@@ -67,6 +68,15 @@ func seedRepoStatus(t *testing.T, st *store.Store) map[string]string {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// manyWarnings is n distinct warnings.
+func manyWarnings(n int) []string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = fmt.Sprintf("warning %d", i)
+	}
+	return w
 }
 
 // GET /api/status answers every verdict kind, pages like GET
@@ -86,6 +96,15 @@ func TestRepoStatus(t *testing.T) {
 				page.CheckedAt == nil || page.NextCheckAt == nil || page.NextCheck == "" || page.Next != nil ||
 				len(page.DiscoveredBy) != 1 || page.DiscoveredBy[0] != "code_search" {
 				t.Fatalf("page: %+v", page)
+			}
+			capped := false
+			for _, it := range page.Items {
+				if it.Path == "a/index.md" {
+					capped = len(it.Warnings) == indexer.MaxWarnings && it.Warnings[len(it.Warnings)-1] == "and 31 more warnings"
+				}
+			}
+			if !capped {
+				t.Error("a/index.md's 50 warnings are not answered as 19 and a count of the rest")
 			}
 			type verdict struct{ estado, vis, reason, dup string }
 			got := map[string]verdict{}

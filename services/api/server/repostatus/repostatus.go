@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/jobs"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -214,7 +215,8 @@ func roundPeriod() string {
 
 // repoRootState is one index.md as the answer shows it.
 func repoRootState(r store.RootStatus, loc source.Repo, repoGone bool) wire.RepoRootState {
-	it := wire.RepoRootState{Path: r.Path, URL: loc.PageURL(), Warnings: r.Warnings}
+	// Warnings recorded before the lint capped them are capped here.
+	it := wire.RepoRootState{Path: r.Path, URL: loc.PageURL(), Warnings: indexer.CapWarnings(r.Warnings)}
 	if it.Warnings == nil {
 		it.Warnings = []string{}
 	}
