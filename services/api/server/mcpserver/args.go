@@ -1,52 +1,63 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // argChecker checks what the REST route cannot see in a tool's arguments:
 // that they are an object, that each is an argument of the tool, and that
-// each has its JSON type. A failure names the argument at fault. Values
-// (ranges, patterns, lists, required fields) are left to the route's own
-// rules, so a tool answers the same error, name and field as its route.
+// each has a shape the route can read. A failure names the argument at
+// fault in the words of the REST errors, never a JSON-schema validator's.
+//
+// A tool of a GET route reads its arguments as the route reads its query
+// and path: as text. A string is passed as it is, a number as the digits
+// it was written with (so limit: 1e308 or 2.5 is refused by the route with
+// its own message, as ?limit=1e308 is) and a boolean as true or false; a
+// null is an argument left out. Only a list or an object is refused here.
+// A tool of a POST route takes a JSON body, so each argument must have its
+// JSON type. Values (ranges, patterns, lists, required fields) are left to
+// the route's own rules, so a tool answers the error, name, field and
+// message of its route.
 type argChecker struct {
-	props    map[string]*jsonschema.Resolved // each property's type only
-	fullOnly map[string]bool                 // arguments of the full variant's tool, on base
+	props    map[string]argType
+	fullOnly map[string]bool // arguments of the full variant's tool, on base
+	asText   bool            // the route reads its parameters from the URL
 }
 
-// newArgChecker resolves the JSON type of each property of an object
-// schema on its own. fullSchema is the full variant's schema of the same
-// tool (nil on full), whose extra properties answer unsupported_parameter
-// on base, as the route does.
-func newArgChecker(schema, fullSchema any) (*argChecker, error) {
+// argType is a property's JSON type, and its items' for an array.
+type argType struct{ typ, items string }
+
+// newArgChecker reads the JSON type of each property of an object schema.
+// fullSchema is the full variant's schema of the same tool (nil on full),
+// whose extra properties answer unsupported_parameter on base, as the
+// route does. asText is true for a tool of a GET route.
+func newArgChecker(schema, fullSchema any, asText bool) (*argChecker, error) {
 	in, ok := schema.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("input schema is %T, not an object", schema)
 	}
-	c := &argChecker{props: map[string]*jsonschema.Resolved{}}
+	c := &argChecker{props: map[string]argType{}, asText: asText}
 	props, _ := in["properties"].(map[string]any)
 	for name, p := range props {
 		prop, ok := p.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("property %s is not a schema", name)
 		}
-		b, err := json.Marshal(typeOnly(prop))
-		if err != nil {
-			return nil, err
+		t := argType{}
+		t.typ, _ = prop["type"].(string)
+		if items, ok := prop["items"].(map[string]any); ok {
+			t.items, _ = items["type"].(string)
 		}
-		var s jsonschema.Schema
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, fmt.Errorf("property %s: %w", name, err)
+		if t.typ == "" && !asText {
+			return nil, fmt.Errorf("property %s has no single type", name)
 		}
-		if c.props[name], err = s.Resolve(nil); err != nil {
-			return nil, fmt.Errorf("property %s: %w", name, err)
-		}
+		c.props[name] = t
 	}
 	if full, ok := fullSchema.(map[string]any); ok {
 		c.fullOnly = map[string]bool{}
@@ -60,28 +71,16 @@ func newArgChecker(schema, fullSchema any) (*argChecker, error) {
 	return c, nil
 }
 
-// typeOnly keeps of a schema what says a value's JSON type: type, and the
-// type of an array's items.
-func typeOnly(schema map[string]any) map[string]any {
-	out := map[string]any{}
-	if t, ok := schema["type"]; ok {
-		out["type"] = t
-	}
-	if items, ok := schema["items"].(map[string]any); ok {
-		out["items"] = typeOnly(items)
-	}
-	return out
-}
-
 // args decodes and checks the arguments of a call: a JSON object (absent
-// or null is an empty one) whose every key is a property of the schema and
-// every value of its type. The first fault, in argument name order, is an
-// invalid_parameter error (unsupported_parameter for an argument of the
-// full variant on base).
+// or null is an empty one) whose every key is a property of the schema.
+// The first fault, in argument name order, is an invalid_parameter error
+// (unsupported_parameter for an argument of the full variant on base).
 func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	args := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &args); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber() // a number keeps the digits it was written with
+		if err := dec.Decode(&args); err != nil || dec.More() {
 			return nil, apierror.Parameter("", "The arguments must be a JSON object.")
 		}
 		if args == nil {
@@ -94,24 +93,101 @@ func (c *argChecker) args(raw json.RawMessage) (map[string]any, error) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		schema, ok := c.props[name]
-		if !ok && c.fullOnly[name] {
-			return nil, apierror.Unsupported(name)
-		}
+		t, ok := c.props[name]
 		if !ok {
-			known := make([]string, 0, len(c.props))
-			for k := range c.props {
-				known = append(known, k)
-			}
-			slices.Sort(known)
-			if len(known) == 0 {
-				return nil, apierror.Parameter(name, "This tool takes no arguments; %s is not one.", name)
-			}
-			return nil, apierror.Parameter(name, "%s is not an argument of this tool; it takes %s.", name, strings.Join(known, ", "))
+			return nil, c.unknown(name)
 		}
-		if err := schema.Validate(args[name]); err != nil {
-			return nil, apierror.Parameter(name, "%s has the wrong type: %v", name, err)
+		if !c.asText {
+			if !hasType(args[name], t.typ, t.items) {
+				return nil, apierror.Parameter(name, "%s must be %s.", name, typeWords(t))
+			}
+			continue
+		}
+		switch v := args[name].(type) {
+		case nil:
+			delete(args, name)
+		case string:
+		case json.Number:
+			args[name] = v.String()
+		case bool:
+			args[name] = fmt.Sprint(v)
+		default:
+			return nil, apierror.Parameter(name, "%s takes one value, a string or a number, as its query parameter does.", name)
 		}
 	}
 	return args, nil
+}
+
+// unknown is the error for an argument the tool does not take.
+func (c *argChecker) unknown(name string) error {
+	if c.fullOnly[name] {
+		return apierror.Unsupported(name)
+	}
+	known := make([]string, 0, len(c.props))
+	for k := range c.props {
+		known = append(known, k)
+	}
+	slices.Sort(known)
+	if len(known) == 0 {
+		return apierror.Parameter(name, "This tool takes no arguments; %s is not one.", name)
+	}
+	return apierror.Parameter(name, "%s is not an argument of this tool; it takes %s.", name, strings.Join(known, ", "))
+}
+
+// hasType reports whether a decoded JSON value (numbers as json.Number)
+// has a JSON-schema type; an array's items must have the items type.
+func hasType(v any, typ, items string) bool {
+	switch typ {
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "integer":
+		n, ok := v.(json.Number)
+		return ok && strings.TrimLeft(strings.TrimPrefix(n.String(), "-"), "0123456789") == ""
+	case "number":
+		_, ok := v.(json.Number)
+		return ok
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	case "object":
+		_, ok := v.(map[string]any)
+		return ok
+	case "array":
+		list, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, item := range list {
+			if items != "" && !hasType(item, items, "") {
+				return false
+			}
+		}
+		return true
+	}
+	return true // no type: any value
+}
+
+// typeWords says a type as the REST errors would.
+func typeWords(t argType) string {
+	switch t.typ {
+	case "string":
+		return "a string"
+	case "integer":
+		return "a whole number written in digits"
+	case "number":
+		return "a number"
+	case "boolean":
+		return "true or false"
+	case "object":
+		return "an object"
+	case "array":
+		plural := map[string]string{"string": "strings", "integer": "whole numbers", "number": "numbers",
+			"boolean": "booleans", "object": "objects"}[t.items]
+		if plural == "" {
+			return "a list"
+		}
+		return "a list of " + plural
+	}
+	return "a JSON value"
 }

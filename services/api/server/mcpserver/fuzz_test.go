@@ -49,7 +49,7 @@ func FuzzToolArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	check, err := newArgChecker(in, fullIn)
+	check, err := newArgChecker(in, fullIn, true)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func New(o Options) (*Server, error) {
 				return nil, fmt.Errorf("mcp tool %s: %w", tool.Name, err)
 			}
 		}
-		check, err := newArgChecker(tool.InputSchema, fullInput)
+		check, err := newArgChecker(tool.InputSchema, fullInput, r.Method == http.MethodGet)
 		if err != nil {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}
@@ -190,8 +190,8 @@ func toolResult(ctx context.Context, log *slog.Logger, name string, out any, err
 }
 
 // QueryOf writes a search_bundles argument object as the query string of
-// GET /api/bundles, so the REST parser validates it. The input schema has
-// already checked the types: strings and whole numbers.
+// GET /api/bundles, so the REST parser validates it. The argument checker
+// has already made every value its text.
 func QueryOf(args map[string]any) (string, error) {
 	q := url.Values{}
 	for k, v := range args {
