@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gomarkdown/markdown/ast"
+	"github.com/okfindex/okf-index/pkg/safetext"
 )
 
 // summarySeparators may stand between an entry's link and its summary; one is
@@ -116,7 +117,7 @@ func nodesAfter(n, top ast.Node) []ast.Node {
 
 // trimSeparator collapses whitespace and removes one leading separator.
 func trimSeparator(s string) string {
-	s = collapseSpace(s)
+	s = safetext.Line(s)
 	for _, sep := range summarySeparators {
 		if rest, ok := strings.CutPrefix(s, sep); ok {
 			return strings.TrimSpace(rest)

@@ -1,6 +1,10 @@
 package okf
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/okfindex/okf-index/pkg/safetext"
+)
 
 // listingHeadings are headings that name a listing rather than a bundle's
 // subject. A root titled with one of them gets Root.FallbackName instead.
@@ -76,7 +80,7 @@ func init() {
 
 // isListingHeading reports whether a title is a listing heading.
 func isListingHeading(title string) bool {
-	t := strings.ToLower(collapseSpace(title))
+	t := strings.ToLower(safetext.Line(title))
 	t = strings.TrimRight(t, ":.： ")
 	return listingHeadings[t]
 }
@@ -88,7 +92,7 @@ func isListingHeading(title string) bool {
 // ("title: Index") gives way to the H1 before falling back, since the title
 // is only a better source than the H1 when it says something.
 func chooseName(title, h1 string, root Root) (name string, fellBack bool) {
-	if title = collapseSpace(title); title != "" && !isListingHeading(title) {
+	if title = safetext.Line(title); title != "" && !isListingHeading(title) {
 		return title, false
 	}
 	if h1 != "" && !isListingHeading(h1) {

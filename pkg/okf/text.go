@@ -3,10 +3,10 @@ package okf
 import (
 	"bytes"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gomarkdown/markdown/ast"
+	"github.com/okfindex/okf-index/pkg/safetext"
 )
 
 // sanitize makes input safe for every later step and for the card's
@@ -63,31 +63,12 @@ func capRunes(s string, n int) string {
 	return s
 }
 
-// collapseSpace trims s and turns each run of whitespace into one space.
-func collapseSpace(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // plainText renders inline markdown as one line of text: emphasis,
 // strikethrough and links keep their text, code spans keep their content;
 // images, raw HTML and math are dropped. Whitespace, line breaks included,
 // is collapsed.
 func plainText(nodes ...ast.Node) string {
-	return collapseSpace(rawText(nodes...))
+	return safetext.Line(rawText(nodes...))
 }
 
 // rawText is plainText without collapsing whitespace: line breaks stay "\n".
