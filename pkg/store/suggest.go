@@ -149,6 +149,7 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 // order.
 func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correction, error) {
 	bySimilarity := make([]string, len(words))
+	variants := make([][]string, len(words))
 	var exact []string
 	for i, w := range words {
 		n := utf8.RuneCountInString(w.text)
@@ -158,7 +159,8 @@ func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correct
 		if n > shortWordRunes {
 			bySimilarity[i] = w.text
 		}
-		exact = append(exact, exactVariants(w.text)...)
+		variants[i] = exactVariants(w.text)
+		exact = append(exact, variants[i]...)
 		for _, cut := range cutsInTwo(w.text) {
 			exact = append(exact, cut[0], cut[1])
 			if n <= maxGluedTypoRunes {
@@ -192,7 +194,7 @@ func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correct
 	fixes := make([][]correction, len(words))
 	for i, w := range words {
 		if utf8.RuneCountInString(w.text) >= minSuggestWordRunes {
-			fixes[i] = wordCorrections(w.text, known, similar[i])
+			fixes[i] = wordCorrections(w.text, variants[i], known, similar[i])
 		}
 	}
 	return fixes, nil

@@ -77,12 +77,29 @@ func dictionaryWords(names []string) []string {
 
 // oneEditAway is every string one insertion, deletion, substitution or
 // swap of neighbours from w, with letters from w itself and a-z0-9.
-func oneEditAway(w string) []string {
+func oneEditAway(w string) []string { return editsOf(w, true) }
+
+// exactVariants are the strings one edit from w that Suggest looks up
+// exactly: every one for a short word; for a longer one, whose trigrams
+// find most typos, the swaps of neighbours and deletions, which change
+// most of the trigrams around them ("fucnia" shares a quarter of
+// "fucina"'s).
+func exactVariants(w string) []string {
+	return editsOf(w, utf8.RuneCountInString(w) <= shortWordRunes)
+}
+
+// editsOf is every string one deletion or swap of neighbours from w, and
+// with letters one insertion or substitution (from w itself and a-z0-9),
+// each once, w excluded.
+func editsOf(w string, letters bool) []string {
 	r := []rune(w)
-	alphabet := []rune("abcdefghijklmnopqrstuvwxyz0123456789")
-	for _, c := range r {
-		if !slices.Contains(alphabet, c) {
-			alphabet = append(alphabet, c)
+	var alphabet []rune
+	if letters {
+		alphabet = []rune("abcdefghijklmnopqrstuvwxyz0123456789")
+		for _, c := range r {
+			if !slices.Contains(alphabet, c) {
+				alphabet = append(alphabet, c)
+			}
 		}
 	}
 	seen := map[string]bool{w: true}
@@ -112,28 +129,6 @@ func oneEditAway(w string) []string {
 	return out
 }
 
-// exactVariants are the strings one edit from w that Suggest looks up
-// exactly: every one for a short word; for a longer one, whose trigrams
-// find most typos, the swaps of neighbours and deletions, which change
-// most of the trigrams around them ("fucnia" shares a quarter of
-// "fucina"'s).
-func exactVariants(w string) []string {
-	if utf8.RuneCountInString(w) <= shortWordRunes {
-		return oneEditAway(w)
-	}
-	r := []rune(w)
-	var out []string
-	for i := range r {
-		out = append(out, string(slices.Concat(r[:i], r[i+1:])))
-		if i+1 < len(r) {
-			v := slices.Clone(r)
-			v[i], v[i+1] = v[i+1], v[i]
-			out = append(out, string(v))
-		}
-	}
-	return out
-}
-
 // correction is a way to write one word of q: the text that replaces it
 // and its edits from what was typed.
 type correction struct {
@@ -145,8 +140,9 @@ type correction struct {
 // known: those within maxEdits(w) edits (a swap of neighbours is one), and
 // w cut in two words that both exist ("okforg": "okf org", one edit; a
 // short part may be one edit from its word, "okfarg", two).
-// Closest first; w itself is not one.
-func wordCorrections(w string, known map[string]bool, similar []string) []correction {
+// variants are exactVariants(w), which correctWords has already built to
+// look them up. Closest first; w itself is not one.
+func wordCorrections(w string, variants []string, known map[string]bool, similar []string) []correction {
 	limit := maxEdits(w)
 	var out []correction
 	seen := map[string]bool{w: true}
@@ -159,7 +155,7 @@ func wordCorrections(w string, known map[string]bool, similar []string) []correc
 	for _, s := range similar {
 		consider(s, editDistance(w, s, limit))
 	}
-	for _, v := range exactVariants(w) {
+	for _, v := range variants {
 		if known[v] {
 			consider(v, 1)
 		}

@@ -90,7 +90,7 @@ func TestWordCorrections(t *testing.T) {
 			[]correction{{"widgets", 1}, {"widgetry", 2}}}, // gadgets: 3
 		{"zzzzzz", []string{"fucina"}, nil},
 	} {
-		got := wordCorrections(c.word, known, c.similar)
+		got := wordCorrections(c.word, exactVariants(c.word), known, c.similar)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("wordCorrections(%q) = %v, want %v", c.word, got, c.want)
 		}
