@@ -4,8 +4,11 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okfindex/okf-index/pkg/cardsize"
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
+	"github.com/okfindex/okf-index/services/api/server/query"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
@@ -18,6 +21,14 @@ import (
 type mcpToolSet struct {
 	SearchBundles, GetBundle, IndexStats *route.Tool
 }
+
+// The most bytes of a search item (a card and its snippet) and of what a
+// page adds to its items: the answer bounds of the tools, which hold them
+// twice (a result is structured content and text).
+const (
+	maxItemBytes      = cardsize.MaxCardBytes + 4<<10
+	pageOverheadBytes = 4 << 10
+)
 
 // newMCPToolSet defines the tools. Schemas are filled in by mcpserver.New.
 func (s *Server) newMCPToolSet() mcpToolSet {
@@ -41,6 +52,12 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				return nil, err
 			}
 			return toolAnswer(s.searchEncoded(ctx, q))
+		}, AnswerBound: func(args map[string]any) int64 {
+			n := store.DefaultLimit
+			if limit, ok := args["limit"].(string); ok {
+				n, _ = query.WholeNumber(limit, store.MaxLimit)
+			}
+			return 2 * (int64(n)*maxItemBytes + pageOverheadBytes)
 		}},
 		GetBundle: &route.Tool{Def: &mcp.Tool{
 			Name:  "get_bundle",
@@ -55,7 +72,7 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				return nil, apierror.Parameter("id", "id is required: the id of a bundle, as search_bundles gives it.")
 			}
 			return toolAnswer(s.cardEncoded(ctx, id))
-		}},
+		}, AnswerBound: func(map[string]any) int64 { return 2 * (maxItemBytes + pageOverheadBytes) }},
 		IndexStats: &route.Tool{Def: &mcp.Tool{
 			Name:  "index_stats",
 			Title: "Index statistics",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
@@ -93,6 +94,7 @@ type Options struct {
 // Server is the MCP server of a deployment.
 type Server struct {
 	handler http.Handler
+	answers *semaphore.Weighted // the answer budget of every request (budget.go)
 	// Listed are the tools as tools/list reports them, schemas included.
 	Listed []*mcp.Tool
 }
@@ -107,7 +109,7 @@ type Server struct {
 // the guard is on exactly when PUBLIC_BASE_URL is a loopback address. No
 // Origin check: the index is public and answers every origin (CORS *).
 func New(o Options) (*Server, error) {
-	s := &Server{}
+	s := &Server{answers: semaphore.NewWeighted(MaxAnswersInFlight)}
 	log := o.Log
 	schemas, err := newToolSchemas(o.Full)
 	if err != nil {
@@ -137,9 +139,9 @@ func New(o Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcp tool %s: input schema: %w", tool.Name, err)
 		}
-		call, name := r.Tool.Call, tool.Name
+		call, name, answerBound := r.Tool.Call, tool.Name, r.Tool.AnswerBound
 		s.Listed = append(s.Listed, &tool)
-		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		srv.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 			var h http.Header
 			if req.Extra != nil {
 				h = req.Extra.Header
@@ -148,6 +150,16 @@ func New(o Options) (*Server, error) {
 			args, err := check.args(req.Params.Arguments)
 			if err != nil {
 				return toolResult(ctx, log, name, nil, err), nil
+			}
+			bound := int64(SmallAnswer)
+			if answerBound != nil {
+				bound = answerBound(args)
+			}
+			if b := budgetOf(ctx); b != nil {
+				if err := b.hold(ctx, bound); err != nil {
+					return nil, err
+				}
+				defer func() { b.settle(bound, resultSize(res)) }()
 			}
 			out, err := call(ctx, args)
 			return toolResult(ctx, log, name, out, err), nil
@@ -166,7 +178,9 @@ func New(o Options) (*Server, error) {
 
 // Serve answers POST /mcp with the SDK's handler.
 func (s *Server) Serve(c echo.Context) error {
-	serveJSONRPC(s.handler, c.Response(), c.Request())
+	r, done := withAnswerBudget(c.Request(), s.answers)
+	defer done()
+	serveJSONRPC(s.handler, c.Response(), r)
 	return nil
 }
 

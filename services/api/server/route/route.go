@@ -78,6 +78,11 @@ const (
 type Tool struct {
 	Def  *mcp.Tool
 	Call func(ctx context.Context, args map[string]any) (any, error)
+	// AnswerBound is the most bytes a call with args can answer (its
+	// result as structured content and as text), which the MCP server
+	// holds from its answer budgets before it makes the call. Nil is a
+	// small answer (mcpserver.SmallAnswer).
+	AnswerBound func(args map[string]any) int64
 }
 
 // ForVariant keeps the routes of a variant: all of them for full, those
