@@ -86,83 +86,12 @@ func lockAndRead(ctx context.Context, tx pgx.Tx, id string) (*stored, error) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockClassBundle, lockKey(id)); err != nil {
 		return nil, err
 	}
-	var st stored
-	err := tx.QueryRow(ctx, `SELECT content_hash, root_sha256, visibility,
-			repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language, repo_license
-		FROM bundles WHERE id = $1`, id).Scan(&st.contentHash, &st.rootSHA256, &st.visibility,
-		&st.sig.Stars, &st.sig.Forks, &st.sig.PushedAt, &st.sig.State, &st.sig.Language, &st.sig.License)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
+	stored, err := readStored(ctx, tx, []string{id})
 	if err != nil {
 		return nil, err
 	}
-	if st.sig.PushedAt != nil {
-		t := st.sig.PushedAt.UTC()
-		st.sig.PushedAt = &t
-	}
-	return &st, nil
+	return stored[id], nil
 }
-
-// upsertSQL writes bundles, one per element of the arrays $1..$27, $29,
-// $30, $32 (cut, comma-separated) and $33, with the writers' clock $28 and
-// analysisVersion $31 (one
-// statement whatever their number, so the statistics triggers run once per
-// batch). A new bundle starts live, or low when its path says so or an
-// earlier non-hidden copy of its root exists; an existing one keeps
-// indexed_at, and keeps updated_at unless its content hash changed.
-// Reconciliation of the duplicate groups follows in the same transaction.
-// The bundles of one batch are indexed a microsecond apart in their order,
-// so that "the earliest indexed" of duplicates written together is the
-// first written, as it is when they are written one by one.
-const upsertSQL = `
-INSERT INTO bundles AS b (id, visibility, path_low, name, tagline, description, okf_version,
-	concepts, concept_list, type, index_url, page_url, origin, via, source_url, host, repo,
-	dir, path, ident, repo_stars, repo_forks, repo_pushed_at, repo_state, repo_language,
-	repo_license, root_sha256, content_hash, indexed_at, updated_at, lang, search_extra, analysis,
-	cut, look_alike_key)
-SELECT u.id,
-	CASE WHEN u.path_low THEN 'low'
-	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = u.root_sha256 AND o.id <> u.id
-	                  AND o.visibility <> 'hidden' AND NOT o.path_low) THEN 'low'
-	     ELSE 'live' END,
-	u.path_low, u.name, u.tagline, u.description, u.okf_version, u.concepts, u.concept_list::jsonb,
-	u.type, u.index_url, u.page_url, u.origin, u.via, u.source_url, u.host, u.repo, u.dir, u.path,
-	u.ident, u.repo_stars, u.repo_forks, u.repo_pushed_at, u.repo_state, u.repo_language,
-	u.repo_license, u.root_sha256, u.content_hash,
-	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
-	coalesce($28::timestamptz, now()) + (u.ord - 1) * interval '1 microsecond',
-	u.lang::regconfig, u.search_extra, $31::smallint, string_to_array(u.cut, ','), u.look_alike_key
-FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
-	$7::integer[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
-	$14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::integer[],
-	$21::integer[], $22::timestamptz[], $23::text[], $24::text[], $25::text[], $26::text[],
-	$27::text[], $29::text[], $30::text[], $32::text[], $33::text[]) WITH ORDINALITY
-	AS u(id, path_low, name, tagline, description, okf_version, concepts, concept_list, type,
-	     index_url, page_url, origin, via, source_url, host, repo, dir, path, ident, repo_stars,
-	     repo_forks, repo_pushed_at, repo_state, repo_language, repo_license, root_sha256,
-	     content_hash, lang, search_extra, cut, look_alike_key, ord)
-ON CONFLICT (id) DO UPDATE SET
-	visibility = CASE WHEN excluded.path_low THEN 'low'
-	     WHEN EXISTS (SELECT 1 FROM bundles o WHERE o.root_sha256 = excluded.root_sha256
-	                  AND o.id <> b.id AND o.visibility <> 'hidden' AND NOT o.path_low
-	                  AND (o.indexed_at, o.id) < (b.indexed_at, b.id)) THEN 'low'
-	     ELSE 'live' END,
-	path_low = excluded.path_low, name = excluded.name, tagline = excluded.tagline,
-	description = excluded.description, okf_version = excluded.okf_version,
-	concepts = excluded.concepts, concept_list = excluded.concept_list, type = excluded.type,
-	index_url = excluded.index_url, page_url = excluded.page_url, origin = excluded.origin,
-	via = excluded.via, source_url = excluded.source_url, host = excluded.host,
-	repo = excluded.repo, dir = excluded.dir, path = excluded.path, ident = excluded.ident,
-	repo_stars = excluded.repo_stars, repo_forks = excluded.repo_forks,
-	repo_pushed_at = excluded.repo_pushed_at, repo_state = excluded.repo_state,
-	repo_language = excluded.repo_language, repo_license = excluded.repo_license,
-	root_sha256 = excluded.root_sha256, lang = excluded.lang,
-	search_extra = excluded.search_extra, analysis = excluded.analysis,
-	cut = excluded.cut, look_alike_key = excluded.look_alike_key,
-	updated_at = CASE WHEN b.content_hash = excluded.content_hash THEN b.updated_at
-	                  ELSE excluded.updated_at END,
-	content_hash = excluded.content_hash`
 
 // UpsertBundle writes one parsed bundle.
 //

@@ -163,3 +163,12 @@ func (s *Store) DeleteBundle(ctx context.Context, id string) error {
 // ExactCap is the most bundles a name may have and still make relevance's
 // exact tier.
 const ExactCap = exactCap
+
+// BundleColumnsOfWriters are the columns of bundles the upsert writes and
+// those it leaves to others (bundlecolumns.go).
+func BundleColumnsOfWriters() (written, notWritten []string) {
+	for _, c := range writtenColumns {
+		written = append(written, c.name)
+	}
+	return written, columnsNotWritten
+}

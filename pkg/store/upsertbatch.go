@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -174,44 +173,6 @@ func readVisibility(ctx context.Context, tx pgx.Tx, ids []string, vis map[string
 		return nil
 	})
 	return err
-}
-
-// upsertArgs are the arguments of upsertSQL: one array per column, then
-// the writers' clock.
-func upsertArgs(rows []bundleRow, now *time.Time) []any {
-	n := len(rows)
-	var (
-		low                        = make([]bool, n)
-		concepts                   = make([]int, n)
-		stars, forks               = make([]*int, n), make([]*int, n)
-		pushed                     = make([]*time.Time, n)
-		repo, state, lang, license = make([]*string, n), make([]*string, n), make([]*string, n), make([]*string, n)
-		text                       [20][]string
-	)
-	for i := range text {
-		text[i] = make([]string, n)
-	}
-	for i, r := range rows {
-		c := r.in.Card
-		for k, v := range []string{r.in.ID, c.Name, c.Tagline, c.Description, c.OKFVersion,
-			r.conceptList, c.Type, r.in.IndexURL, r.in.PageURL, string(r.in.Source.Origin),
-			r.in.Source.Via, r.in.Source.URL, r.in.Source.Host, r.in.Source.Dir, r.in.Source.Path,
-			r.ident, r.in.RootSHA256, r.contentHash, r.lang, r.searchExtra} {
-			text[k][i] = v
-		}
-		low[i], concepts[i] = r.in.Low, c.Concepts
-		repo[i] = r.repo
-		stars[i], forks[i], pushed[i] = r.sig.Stars, r.sig.Forks, r.sig.PushedAt
-		state[i], lang[i], license[i] = r.sig.State, r.sig.Language, r.sig.License
-	}
-	cut, lookAlike := make([]string, n), make([]string, n)
-	for i, r := range rows {
-		cut[i], lookAlike[i] = strings.Join(r.in.Cut, ","), r.lookAlike
-	}
-	return []any{text[0], low, text[1], text[2], text[3], text[4], concepts, text[5], text[6],
-		text[7], text[8], text[9], text[10], text[11], text[12], repo, text[13], text[14], text[15],
-		stars, forks, pushed, state, lang, license, text[16], text[17], now, text[18], text[19], analysisVersion,
-		cut, lookAlike}
 }
 
 // lockKeys takes the advisory locks of class for keys, in ascending key
