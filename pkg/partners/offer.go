@@ -42,7 +42,7 @@ type Offer struct {
 // Modalidade is a kind of partnership: its contract id and its name.
 type Modalidade struct {
 	ID   string `yaml:"id" json:"id"`
-	Nome string `yaml:"nome" json:"nome"`
+	Name string `yaml:"nome" json:"nome"`
 }
 
 // Placement is a place on offer. PriceUSD30d is not written in the file:

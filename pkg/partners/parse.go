@@ -143,7 +143,7 @@ func (o *Offer) validateModalidades() error {
 			return bad(f+".id", "%q is listed twice", m.ID)
 		}
 		seen[m.ID] = true
-		if err := text(f+".nome", m.Nome, maxName); err != nil {
+		if err := text(f+".nome", m.Name, maxName); err != nil {
 			return err
 		}
 	}

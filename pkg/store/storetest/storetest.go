@@ -89,24 +89,13 @@ func AdminURL(t testing.TB) string {
 // dropped when the test ends.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
-	ctx := context.Background()
-	templateOnce.Do(func() {
-		templateDB, templateErr = templateName()
-		if templateErr == nil {
-			templateErr = makeTemplate(ctx)
-		}
-	})
-	if templateErr != nil {
-		t.Fatalf("storetest: template database: %v", templateErr)
-	}
-	name := "okf_test_" + randomHex(6)
-	if err := exec(ctx, AdminURL(t), fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, templateDB)); err != nil {
+	AdminURL(t) // fails the test when Main did not run
+	u, drop, err := newDatabase(context.Background())
+	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
-	t.Cleanup(func() {
-		_ = exec(context.Background(), adminURL, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
-	})
-	return withDatabase(adminURL, name)
+	t.Cleanup(drop)
+	return u
 }
 
 // NewStore opens a Store on a fresh migrated database, closed when the test ends.
@@ -119,6 +108,46 @@ func NewStore(t testing.TB) *store.Store {
 	}
 	t.Cleanup(s.Close)
 	return s
+}
+
+// Open opens a Store on a fresh migrated database outside a test (an
+// Example has none); done closes it and drops the database.
+func Open() (st *store.Store, done func(), err error) {
+	if adminURL == "" {
+		return nil, nil, fmt.Errorf("storetest: call storetest.Main from TestMain")
+	}
+	ctx := context.Background()
+	u, drop, err := newDatabase(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err = store.Open(ctx, store.Config{URL: u}); err != nil {
+		drop()
+		return nil, nil, err
+	}
+	return st, func() { st.Close(); drop() }, nil
+}
+
+// newDatabase creates a database from the migrated template and returns
+// its URL and what drops it.
+func newDatabase(ctx context.Context) (dbURL string, drop func(), err error) {
+	templateOnce.Do(func() {
+		templateDB, templateErr = templateName()
+		if templateErr == nil {
+			templateErr = makeTemplate(ctx)
+		}
+	})
+	if templateErr != nil {
+		return "", nil, fmt.Errorf("template database: %w", templateErr)
+	}
+	name := "okf_test_" + randomHex(6)
+	if err := exec(ctx, adminURL, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, templateDB)); err != nil {
+		return "", nil, err
+	}
+	drop = func() {
+		_ = exec(context.Background(), adminURL, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
+	}
+	return withDatabase(adminURL, name), drop, nil
 }
 
 // CloneBundle writes n live copies of the bundle id (already written) in
