@@ -1,15 +1,9 @@
 package store
 
-// Search over the live bundles, and how each shape stays bounded. Targets at
-// 1,000,000 bundles on two cores: every search p99 <= 25 ms (issues 17 and
-// 23).
+// Search over the live bundles, and how each shape stays bounded: what each
+// reads is said below in rows, which do not depend on the machine.
 // BenchmarkQueries (bench_test.go, `make bench N=1000000`) measures each
-// shape below; at 1M with 256 MB of shared buffers the dearest of them are
-// two words found together in ~0.5% of bundles (a first page decompresses
-// the search vectors of ~4,000-5,000 rows, ~2 us each: p50 ~11 ms sorted
-// by recent, ~16 ms by relevance, which adds the window), and relevance at
-// offset 1000 of a word in 30% (what a plain offset 1000 reads, plus the
-// window: p50 ~15 ms), measured on two cores shared with other work.
+// shape; its figures, and which shapes are dearest, are in docs/decisions.md.
 //
 // Every query reads live rows only, through partial indexes (WHERE visibility
 // = 'live', repeated literally so the planner can use them), and pages with
@@ -48,7 +42,7 @@ package store
 //     rare word reads the GIN index (bundles_live_search) and sorts its
 //     matches. The dearest words are those in between (~0.5-3%), and two-word
 //     queries whose words are common but rarely together: a few thousand rows
-//     either way at the first page (~15-30 ms at 1M). The concept filter is
+//     either way at the first page. The concept filter is
 //     the same machinery: a phrase of word prefixes restricted to weights C
 //     and D, on the same vector and index.
 //   - Relevance (only with q: the API orders relevance without q as recent,
@@ -75,8 +69,7 @@ package store
 //     the first partialEnd places when they are fewer: bundles holding some
 //     terms, most terms first, from bounded sources like the window's.
 //   - Deep pages through offset cost what they count: offset 1000 over a
-//     word in ~3% of bundles reads ~35,000 rows whichever way (~180-230 ms
-//     at 1M). The API's next link carries a cursor (cursor.go): the page
+//     word in ~3% of bundles reads ~35,000 rows whichever way. The API's next link carries a cursor (cursor.go): the page
 //     after it seeks the sort index past the last bundle and reads what a
 //     first page reads. Relevance's rest tier seeks the same way: the page
 //     after a rest cursor recomputes the window's sources (not the newest
@@ -84,8 +77,8 @@ package store
 //     matches past the cursor that are not in it, limit of them; its first
 //     two tiers end within the first pages and are reached by offset.
 //   - A mid-frequency query whose rows are not in shared buffers yet pays
-//     ~10 us a row to read them from the OS cache: a two-word query read
-//     through the GIN index costs ~60-75 ms the first time, ~15 ms after.
+//     reading them from the OS cache the first time, several times what it
+//     pays once they are.
 //
 // A query whose words exclude each other ("the -the") must check every
 // bundle that holds the positive words; the read timeout
@@ -133,12 +126,12 @@ const (
 //     the most starred matches when a word is in more than ~3% of bundles
 //     (rankWindow of them within the walk). A rarer q finds fewer there,
 //     and walking on until rankWindow were found cost a two-word query
-//     (~0.5% of bundles) ~6,600 rows, ~15-30 ms at 1M. When the walk finds
+//     (~0.5% of bundles) ~6,600 rows. When the walk finds
 //     no match at all (more than rareWalk), q is rare: p reads its matches
 //     through the GIN index, and when they are at most exactCap, p is the
 //     most starred of all of them (a rare word is ranked entirely). Reading
 //     the GIN index first would cost a common word's posting list every
-//     time (~8 ms for "to kasel"-like names whose words are common).
+//     time (thousands of postings for names whose words are common).
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
 //     (description), B (tagline) and A (name, identifier). A name match
 //     counts twenty description mentions (Postgres's defaults make it five):
@@ -158,8 +151,8 @@ const (
 //     "Api" ~2,800) picks out no bundle; q then ranks as words, the bundles
 //     named by it among the first through their name matches. Ordering all
 //     of them by stars read every one of them (~20,000 heap pages for
-//     "The", 100-170 ms at 1M); exactCap+1 reads of bundles_live_exact are
-//     a few milliseconds at most.
+//     "The"); exactCap+1 reads of bundles_live_exact are bounded whatever
+//     the name.
 const (
 	exactCap    = 256
 	starWalk    = 1000
@@ -495,7 +488,7 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
-	// bundle, seconds at 1M when no name matches), h, p and w.
+	// bundle, every live bundle's when no name matches), h, p and w.
 	window := `
 WITH e0 AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at, ` + near + ` AS near, look_alike_of IS NOT NULL AS look_alike
