@@ -15,9 +15,10 @@ import (
 
 // Answer budgets. Each result is bounded already (a card, a page of at
 // most 100 cards), but MaxBatch of them are not small, and the SDK holds a
-// batch's results until the last call is done: a batch of searches for 100
-// large cards each answered tens of megabytes, and a few such batches at
-// once took the process past 700 MB. So a call runs only once its largest
+// batch's results until the last call is done, and runs its calls at
+// once: a batch of searches for 100 large cards each answers tens of
+// megabytes, and its memory is held before any of it is written (figures in
+// docs/decisions.md). So a call runs only once its largest
 // possible answer (route.Tool.AnswerBound) is held from two budgets: its
 // request's (MaxAnswer, the answers of one POST /mcp together) and the
 // server's (MaxAnswersInFlight, the answers of every request being served).
@@ -28,8 +29,11 @@ const (
 	// largest kind (a page of 100 cards at their cap) fits in it, twice.
 	MaxAnswer = 8 << 20
 	// MaxAnswersInFlight bounds the answers the MCP server holds at once,
-	// over all requests: a few batches at MaxAnswer, each answered in
-	// well under a second.
+	// over all requests. Each byte of a result is held about three times
+	// before it is written (the result, the SDK's encoding, the batch's
+	// array) and the collector lets the heap grow to twice what is live, so
+	// this is what keeps the process within its memory bound under any
+	// number of callers; a search holds its bound only while it runs.
 	MaxAnswersInFlight = 8 << 20
 	// SmallAnswer is the bound of a tool whose route has none: an index,
 	// counts, a price list.
