@@ -46,7 +46,9 @@ func TestBundlesWrittenNamesTheBundles(t *testing.T) {
 // page is never older than the staleness bound; and a card whose bundle
 // nobody writes is computed once, whatever else is written.
 func TestCachesUnderConcurrentWriters(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	// The run lasts 3 s, longer on a loaded machine until it has made
+	// enough writes and lookups to prove something (at most a minute).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, _ := newStore(t)
 	const writers, stale = 4, 300 * time.Millisecond
@@ -98,6 +100,22 @@ func TestCachesUnderConcurrentWriters(t *testing.T) {
 	if err := loadBystander(); err != nil {
 		t.Fatal(err)
 	}
+	enough := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		writes := 0
+		for _, c := range committed {
+			writes += len(c)
+		}
+		return writes >= 4*writers && cardChecks.Load() >= 50
+	}
+	go func() {
+		time.Sleep(3 * time.Second)
+		for ctx.Err() == nil && !enough() {
+			time.Sleep(50 * time.Millisecond)
+		}
+		cancel()
+	}()
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Add(1)
