@@ -70,6 +70,16 @@ func serveJSONRPC(h http.Handler, w http.ResponseWriter, r *http.Request) {
 	}
 	rw := &rpcRefusalWriter{ResponseWriter: w}
 	h.ServeHTTP(rw, r)
+	if !rw.wrote && r.Context().Err() != nil {
+		// The request's time ran out while its calls were being made: the
+		// SDK stops waiting for them and writes nothing, which a client
+		// would read as an empty success.
+		w.Header().Set("Retry-After", "5")
+		writeRPCError(w, http.StatusServiceUnavailable, rpcError{JSONRPC: "2.0", ID: json.RawMessage("null"),
+			Error: rpcErrorBody{Code: RPCInternalError, Message: "the calls of this request did not finish within its time budget: " +
+				"make fewer or smaller calls in one request, or retry after Retry-After seconds"}})
+		return
+	}
 	if !rw.refused {
 		return
 	}
