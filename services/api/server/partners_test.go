@@ -251,7 +251,8 @@ func TestPartnersSponsorTerm(t *testing.T) {
 func TestPartnersPaymentLive(t *testing.T) {
 	t.Parallel()
 	a := newAPIWith(t, storetest.NewStore(t), partnersEnv("", map[string]string{
-		"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": testPayTo}))
+		"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": testPayTo,
+		"X402_FACILITATOR_URL": config.DefaultX402Facilitator}))
 	var p partnersapi.Document
 	a.get("/api/partners", 200, &p)
 	pay := p.Payment

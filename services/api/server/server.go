@@ -166,6 +166,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		if s.jobs, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log}); err != nil {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
+		s.billing.UseJobs(s.jobs)
 		s.caches = newAnswerCaches(st, opts.Config.SearchStaleness)
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
@@ -220,6 +221,9 @@ func (s *Server) startLoops(loops context.Context, stop context.CancelFunc) {
 		var wg sync.WaitGroup
 		wg.Go(func() { s.usage.Run(loops, usage.DefaultInterval) })
 		wg.Go(func() { s.reports.Run(loops) })
+		if s.full {
+			wg.Go(func() { s.billing.WarnDev(loops, s.log) })
+		}
 		wg.Wait()
 	}()
 }
