@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/base64"
+	"io"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
@@ -49,6 +51,12 @@ func captchaStandIn(t *testing.T) *httptest.Server {
 // newPayRig starts the rig; env adds to or overrides the defaults ("" unsets).
 func newPayRig(t *testing.T, env map[string]string, opts Options) *payRig {
 	t.Helper()
+	return newPayRigOn(t, storetest.NewStore(t), env, opts)
+}
+
+// newPayRigOn starts the rig on st.
+func newPayRigOn(t *testing.T, st *store.Store, env map[string]string, opts Options) *payRig {
+	t.Helper()
 	fac := x402test.New()
 	t.Cleanup(fac.Close)
 	base := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PING_RATE_PER_MINUTE": "100000",
@@ -60,7 +68,7 @@ func newPayRig(t *testing.T, env map[string]string, opts Options) *payRig {
 	}
 	clk := clocktest.New(time.Now())
 	opts.Now = clk.Now
-	return &payRig{testAPI: newAPIWithOptions(t, storetest.NewStore(t), base, opts), fac: fac, clock: clk, payer: x402test.NewPayer()}
+	return &payRig{testAPI: newAPIWithOptions(t, st, base, opts), fac: fac, clock: clk, payer: x402test.NewPayer()}
 }
 
 // offer reads the v1 requirement of a 402 and checks the v2 header beside it.
@@ -452,5 +460,120 @@ func TestConcurrentContactsOnOneDollar(t *testing.T) {
 	if n[200] != 10 || n[402] != 90 || b.SaldoMicros != 0 || len(b.Movimentos) != 11 || messages != 10 || sendJobs != 10 {
 		t.Fatalf("answers %v, balance %d, movements %d, messages %d, send jobs %d; want 10/90, 0, 11, 10, 10",
 			n, b.SaldoMicros, len(b.Movimentos), messages, sendJobs)
+	}
+}
+
+// TestDevCreditRefusedInLive: credit and a payment taken by a dev
+// deployment buy nothing on a live one sharing its database: 402 with a
+// message saying why; the balance is untouched.
+func TestDevCreditRefusedInLive(t *testing.T) {
+	t.Parallel()
+	st := storetest.NewStore(t)
+	dev := newPayRigOn(t, st, map[string]string{"X402_MODE": "dev"}, Options{})
+	devOffer := dev.offer(dev.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	devPayment := dev.payer.Pay(devOffer, 2)
+	resp, body := dev.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": devPayment})
+	var bought billing.CreditPurchase
+	if resp.StatusCode != 200 || json.Unmarshal(body, &bought) != nil {
+		t.Fatalf("dev purchase: %d %s", resp.StatusCode, body)
+	}
+	live := newPayRigOn(t, st, nil, Options{})
+	for _, h := range []map[string]string{{"X-Credito": bought.Token}, {"Authorization": "Bearer " + bought.Token}} {
+		resp, body := live.send(http.MethodPost, "/api/contact", contactBody(""), mergeHeaders(map[string]string{"Content-Type": "application/json"}, h))
+		if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_invalid") || !strings.Contains(string(body), "dev") {
+			t.Fatalf("dev credit in live: %d %s", resp.StatusCode, body)
+		}
+	}
+	resp, body = live.send(http.MethodGet, "/api/credito", nil, map[string]string{"X-Credito": bought.Token})
+	if resp.StatusCode != 401 || !strings.Contains(string(body), "dev mode") {
+		t.Fatalf("dev balance in live: %d %s", resp.StatusCode, body)
+	}
+	// The dev payment sent to the live deployment: refused, not resumed.
+	resp, body = live.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": devPayment})
+	if resp.StatusCode != 402 || !strings.Contains(string(body), "dev mode") {
+		t.Fatalf("dev payment in live: %d %s", resp.StatusCode, body)
+	}
+	if b := dev.balance(bought.Token); b.SaldoMicros != 1_000_000 || len(b.Movimentos) != 1 {
+		t.Fatalf("dev balance %+v", b)
+	}
+	var modes string
+	if err := st.Pool().QueryRow(t.Context(), `SELECT (SELECT string_agg(DISTINCT mode, ',') FROM x402_payments) || '/' ||
+		(SELECT string_agg(DISTINCT mode, ',') FROM credit_tokens) || '/' || (SELECT string_agg(DISTINCT mode, ',') FROM credit_movements)`).Scan(&modes); err != nil || modes != "dev/dev/dev" {
+		t.Fatalf("recorded modes %q (%v)", modes, err)
+	}
+}
+
+// TestSamePaymentSentManyTimesAtOnce: after a lost settle answer, the same
+// payment sent 12 times at once, beside the settle job's code, is settled
+// by one transfer and granted once; every answer that is not a 503 is the
+// same token.
+func TestSamePaymentSentManyTimesAtOnce(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{PaymentTimeout: 200 * time.Millisecond})
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=10", nil, nil))
+	pay := r.payer.Pay(req, 1)
+	r.fac.StallSettles(3, time.Minute)
+	if resp, body := r.send(http.MethodPost, "/api/credito?usd=10", nil, map[string]string{"X-PAYMENT": pay}); resp.StatusCode != 503 ||
+		resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "same payment again") {
+		t.Fatalf("lost answer: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	tokens := make(chan string, 12)
+	var wg sync.WaitGroup
+	wg.Go(func() { r.settlePending(t) })
+	for range 12 {
+		wg.Go(func() {
+			resp, body := r.send(http.MethodPost, "/api/credito?usd=10", nil, map[string]string{"X-PAYMENT": pay})
+			var p billing.CreditPurchase
+			if resp.StatusCode == 200 && json.Unmarshal(body, &p) == nil {
+				tokens <- p.Token
+			} else if resp.StatusCode != 503 {
+				t.Errorf("sent again: %d %s", resp.StatusCode, body)
+			}
+		})
+	}
+	wg.Wait()
+	close(tokens)
+	seen := map[string]bool{}
+	for tok := range tokens {
+		seen[tok] = true
+	}
+	granted, _ := r.grants()
+	if len(seen) != 1 || granted != 1 || r.fac.Transfers() != 1 {
+		t.Fatalf("tokens %d, granted %d, transfers %d; want 1, 1, 1", len(seen), granted, r.fac.Transfers())
+	}
+	for tok := range seen {
+		if b := r.balance(tok); b.SaldoMicros != 10_000_000 || len(b.Movimentos) != 1 {
+			t.Fatalf("balance %+v", b)
+		}
+	}
+}
+
+// TestFacilitatorOutageAnswersWithin5s: a facilitator that does not answer
+// at all is a 503 with Retry-After within five seconds, nothing charged.
+func TestFacilitatorOutageAnswersWithin5s(t *testing.T) {
+	t.Parallel()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so that the client's hang-up cancels r's context
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	t.Cleanup(hang.Close)
+	r := newPayRig(t, map[string]string{"X402_FACILITATOR_URL": hang.URL}, Options{})
+	for _, path := range []string{"/api/credito?usd=1", "/api/contact"} {
+		if path == "/api/contact" {
+			r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"}) // the free one
+		}
+		req := r.offer(r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"}))
+		start := time.Now()
+		resp, body := r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json", "X-PAYMENT": r.payer.Pay(req, 1)})
+		if took := time.Since(start); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || took > 5*time.Second ||
+			!strings.Contains(string(body), "payment_unavailable") {
+			t.Fatalf("%s: %d Retry-After %q after %s: %s", path, resp.StatusCode, resp.Header.Get("Retry-After"), took, body)
+		}
+	}
+	if tokens, messages := r.grants(); tokens != 0 || messages != 0 {
+		t.Fatalf("granted %d tokens, %d messages", tokens, messages)
 	}
 }
