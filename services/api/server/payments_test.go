@@ -2,9 +2,9 @@ package server
 
 import (
 	"encoding/base64"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
