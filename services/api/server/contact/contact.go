@@ -80,7 +80,7 @@ func New(d Deps) *Service { return &Service{d: d} }
 func (s *Service) Routes() []route.Route {
 	return []route.Route{
 		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
-			Handler: s.postContact, Usage: route.CountedAsAPI},
+			Handler: s.postContact, Usage: route.CountedAsAPI, Credentials: route.TakesCredit},
 	}
 }
 

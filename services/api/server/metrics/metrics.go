@@ -46,7 +46,7 @@ func (s *Service) Forget() { s.cache.Forget() }
 func (s *Service) Routes() []route.Route {
 	return []route.Route{
 		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
-			Handler: s.getMetrics, Usage: route.NotCounted},
+			Handler: s.getMetrics, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 	}
 }
 
