@@ -220,6 +220,8 @@ func checkPayments(getenv func(string) string, c Config) error {
 		return fmt.Errorf("config: X402_MODE %q must be live or dev", c.X402Mode)
 	case c.X402Mode == "live" && !evmAddress(c.X402PayTo):
 		return fmt.Errorf("config: X402_MODE=live needs X402_PAY_TO, the receiving address (0x and 40 hex digits); it is %q", c.X402PayTo)
+	case c.X402Mode == "live" && c.X402Network == "base" && strings.Trim(c.X402PayTo[2:], "0") == "":
+		return errors.New("config: X402_PAY_TO is the zero address, which takes no payment: set your receiving address for X402_MODE=live on base")
 	case c.X402Mode == "live" && getenv("X402_FACILITATOR_URL") == "":
 		return errors.New("config: X402_MODE=live needs X402_FACILITATOR_URL, the facilitator that verifies and settles")
 	case c.X402PayTo != "" && !evmAddress(c.X402PayTo):

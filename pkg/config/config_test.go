@@ -70,6 +70,8 @@ func TestPaymentModeHasNoDefault(t *testing.T) {
 		{map[string]string{"VARIANT": "full", "X402_MODE": "live", "X402_PAY_TO": "0x11", "X402_FACILITATOR_URL": "https://f.example"}, "X402_PAY_TO"},
 		{map[string]string{"VARIANT": "full", "X402_MODE": "live", "X402_PAY_TO": payTo}, "X402_FACILITATOR_URL"},
 		{map[string]string{"VARIANT": "full", "X402_MODE": "dev", "X402_PAY_TO": "nope"}, "X402_PAY_TO"},
+		{map[string]string{"VARIANT": "full", "X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": "0x" + strings.Repeat("0", 40),
+			"X402_FACILITATOR_URL": "https://f.example"}, "X402_PAY_TO"},
 		{map[string]string{"VARIANT": "full", "X402_MODE": "live", "X402_PAY_TO": payTo, "X402_FACILITATOR_URL": "https://f.example"}, ""},
 		{map[string]string{"VARIANT": "full", "X402_MODE": "dev"}, ""},
 		{map[string]string{"VARIANT": "base"}, ""},
