@@ -252,3 +252,14 @@ func or(v, def string) string {
 	}
 	return v
 }
+
+// LoadFacilitatorURL reads X402_FACILITATOR_URL alone (DefaultX402Facilitator
+// when unset), for okfctl payments, which settles by hand what the
+// deployment could not.
+func LoadFacilitatorURL(getenv func(string) string) (string, error) {
+	u := or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator)
+	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return "", fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", u)
+	}
+	return u, nil
+}
