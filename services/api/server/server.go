@@ -254,6 +254,7 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
+	s.metrics.ShowPaymentMode(string(s.billing.Mode()))
 	s.contact = contact.New(contact.Deps{Store: st, Jobs: s.jobs, Billing: s.billing,
 		Captcha:    captcha.Verifier{URL: cfg.Contact.CaptchaURL, Secret: cfg.Contact.CaptchaSecret},
 		Configured: cfg.Contact.MailConfigured() && cfg.Contact.CaptchaConfigured(), Now: s.now})
