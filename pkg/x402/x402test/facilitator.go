@@ -277,12 +277,18 @@ func NewPayer() Payer {
 // Pay signs a payment of r and returns the header value for protocol
 // version 1 (X-PAYMENT) or 2 (PAYMENT-SIGNATURE).
 func (p Payer) Pay(r x402.Requirement, version int) string {
+	return p.PayValidUntil(r, version, time.Now().Unix()+x402.MaxTimeoutSeconds)
+}
+
+// PayValidUntil is Pay with the authorization valid until validBefore
+// (Unix seconds).
+func (p Payer) PayValidUntil(r x402.Requirement, version int, validBefore int64) string {
 	nonce := make([]byte, 32)
 	_, _ = rand.Read(nonce)
 	now := time.Now().Unix()
 	a := x402.Authorization{From: p.Address, To: common.HexToAddress(r.PayTo).Hex(),
 		Value: strconv.FormatInt(r.AmountMicro, 10), ValidAfter: strconv.FormatInt(now-600, 10),
-		ValidBefore: strconv.FormatInt(now+x402.MaxTimeoutSeconds, 10), Nonce: "0x" + hex.EncodeToString(nonce)}
+		ValidBefore: strconv.FormatInt(validBefore, 10), Nonce: "0x" + hex.EncodeToString(nonce)}
 	td, err := typedData(a, r.Network)
 	if err != nil {
 		panic(err)

@@ -178,7 +178,7 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 func TestCreditErrors(t *testing.T) {
 	t.Parallel()
 	r := newPayRig(t, nil, Options{})
-	for _, q := range []string{"", "?usd=2", "?usd=abc", "?usd=1.5", "?usd=-1"} {
+	for _, q := range []string{"", "?usd=2", "?usd=abc", "?usd=1.5", "?usd=-1", "?usd=%2B1", "?usd=01", "?usd=%201", "?usd=1.0", "?usd=1&usd=5", "?usd=25%00"} {
 		resp, body := r.send(http.MethodPost, "/api/credito"+q, nil, nil)
 		if resp.StatusCode != 400 || !strings.Contains(string(body), "invalid_package") {
 			t.Errorf("POST /api/credito%s: %d %s", q, resp.StatusCode, body)
@@ -575,5 +575,56 @@ func TestFacilitatorOutageAnswersWithin5s(t *testing.T) {
 	}
 	if tokens, messages := r.grants(); tokens != 0 || messages != 0 {
 		t.Fatalf("granted %d tokens, %d messages", tokens, messages)
+	}
+}
+
+// TestPaymentValidityWindow: a payment may stay valid at most the offer's
+// maxTimeoutSeconds plus 30 s of clock skew from now; one valid for ten
+// years is refused before anything is recorded.
+func TestPaymentValidityWindow(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	now := time.Now().Unix()
+	for _, tc := range []struct {
+		name   string
+		before int64
+		status int
+	}{
+		{"ten years", now + 10*365*24*3600, 402},
+		{"maxTimeoutSeconds + 31 s", now + x402.MaxTimeoutSeconds + 31, 402},
+		{"maxTimeoutSeconds + 20 s", now + x402.MaxTimeoutSeconds + 20, 200},
+	} {
+		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": r.payer.PayValidUntil(req, 1, tc.before)})
+		if resp.StatusCode != tc.status || (tc.status == 402 && !strings.Contains(string(body), "maxTimeoutSeconds")) {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
+		}
+	}
+	var claimed int
+	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM x402_payments`).Scan(&claimed); err != nil || claimed != 1 {
+		t.Fatalf("payments recorded %d (%v), want 1", claimed, err)
+	}
+}
+
+// TestSettlementHeaderNetworks: the settlement header names the network
+// as its protocol does, in every mode: CAIP-2 (eip155:84532) in v2's
+// PAYMENT-RESPONSE, the v1 name in X-PAYMENT-RESPONSE.
+func TestSettlementHeaderNetworks(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"live", "dev"} {
+		r := newPayRig(t, map[string]string{"X402_MODE": mode}, Options{})
+		req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+		for version, want := range map[int]string{1: "base-sepolia", 2: "eip155:84532"} {
+			resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{paymentHeader(version): r.payer.Pay(req, version)})
+			name := x402.HeaderPaymentResponseV1
+			if version == 2 {
+				name = x402.HeaderPaymentResponseV2
+			}
+			raw, _ := base64.StdEncoding.DecodeString(resp.Header.Get(name))
+			var st x402.Settlement
+			if resp.StatusCode != 200 || json.Unmarshal(raw, &st) != nil || st.Network != want || !st.Success || st.Transaction == "" {
+				t.Errorf("%s v%d: %d %s %s", mode, version, resp.StatusCode, raw, body)
+			}
+		}
 	}
 }
