@@ -67,6 +67,8 @@ func presentedAPIKeys(h http.Header, r route.Route) ([]string, error) {
 		return append(keys, cred), nil
 	case strings.HasPrefix(lower, apiKeyPrefix):
 		return nil, invalidAPIKey("An API key goes in Authorization: Bearer hsk_... (the prefix in lowercase) or X-Api-Key; this Authorization is not one.")
+	case r.Credentials&route.TakesOperatorToken != 0:
+		return keys, nil // the handler judges the operator token (and refuses any other)
 	case bearer && strings.HasPrefix(cred, billing.CreditPrefix) && r.Credentials&route.TakesCredit != 0:
 		return keys, nil // the handler charges it
 	case strings.HasPrefix(lower, billing.CreditPrefix):
@@ -74,8 +76,6 @@ func presentedAPIKeys(h http.Header, r route.Route) ([]string, error) {
 			return nil, billing.InvalidCredit("This route takes no credit token; credit pays POST /api/contact and reads GET /api/credito.")
 		}
 		return nil, billing.InvalidCredit("A credit token goes in Authorization: Bearer cred_... (the prefix in lowercase) or X-Credito.")
-	case r.Credentials&route.TakesOperatorToken != 0:
-		return keys, nil // the handler judges the operator token
 	}
 	return nil, invalidAPIKey("This route takes no such Authorization: send an API key (Bearer hsk_... or X-Api-Key), or none.")
 }

@@ -25,7 +25,7 @@ import (
 
 // partnersEnv is the environment of a full API with an offer file.
 func partnersEnv(file string, extra map[string]string) map[string]string {
-	env := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PARTNERS_FILE": file}
+	env := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PARTNERS_FILE": file, "X402_MODE": "dev"}
 	for k, v := range extra {
 		env[k] = v
 	}

@@ -64,7 +64,9 @@ func (s *Service) Pay(ctx context.Context, h http.Header, req x402.Requirement, 
 	if err != nil {
 		return p, true, s.PaymentNeeded(req, apierror.PaymentInvalid, "The payment header cannot be decoded; sign a new payment of the offer below.")
 	}
-	if err := x402.Check(pay, req, s.now()); err != nil {
+	// The authorization's validity is the chain's, so it is judged by the
+	// wall clock, not the service's (test) clock.
+	if err := x402.Check(pay, req, time.Now()); err != nil {
 		var m *x402.Mismatch
 		if errors.As(err, &m) {
 			return p, true, s.PaymentNeeded(req, apierror.PaymentInvalid, "The payment does not answer the offer: "+m.Reason+".")
