@@ -628,3 +628,34 @@ func TestSettlementHeaderNetworks(t *testing.T) {
 		}
 	}
 }
+
+// TestDevModeIsLoud: a dev deployment logs a warning at start and shows
+// its mode on the operator's side of GET /api/health; the public answer
+// is unchanged, and a live deployment warns of nothing.
+func TestDevModeIsLoud(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"dev", "live"} {
+		r := newPayRig(t, map[string]string{"X402_MODE": mode, "METRICS_TOKEN": testMetricsToken}, Options{})
+		deadline := time.Now().Add(5 * time.Second)
+		for mode == "dev" && !strings.Contains(r.logs.String(), "X402_MODE=dev") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if warned := strings.Contains(r.logs.String(), `"level":"WARN","msg":"X402_MODE=dev`); warned != (mode == "dev") {
+			t.Errorf("%s: warned %v\n%s", mode, warned, r.logs.String())
+		}
+		var h struct {
+			OK       bool
+			Operator *struct {
+				X402Mode string `json:"x402_mode"`
+			}
+		}
+		resp, body := r.send(http.MethodGet, "/api/health", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
+		if resp.StatusCode != 200 || json.Unmarshal(body, &h) != nil || h.Operator == nil || h.Operator.X402Mode != mode {
+			t.Errorf("%s: operator health %d %s", mode, resp.StatusCode, body)
+		}
+		resp, body = r.send(http.MethodGet, "/api/health", nil, map[string]string{"Authorization": "Bearer wrong"})
+		if resp.StatusCode != 200 || strings.Contains(string(body), "operator") {
+			t.Errorf("%s: health with a wrong token %d %s", mode, resp.StatusCode, body)
+		}
+	}
+}

@@ -251,7 +251,8 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 		PingRatePerMinute: cfg.PingRatePerMinute})
 	s.started = s.now().UTC().Truncate(time.Second)
 	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
-		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
+		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing,
+		MetricsToken: cfg.MetricsToken})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
 	s.metrics.ShowPaymentMode(string(s.billing.Mode()))
