@@ -129,12 +129,18 @@ func (s *Service) resume(ctx context.Context, rec store.PaymentRecord, pay x402.
 		return Paid{}, true, s.PaymentNeeded(req, apierror.PaymentReplayed,
 			"This payment paid for "+rec.Resource+"; a payment is accepted once, for the call it was made for. Sign a new one.")
 	}
+	otherClient := rec.Grant.Kind != store.GrantContact && rec.Client != client
 	switch rec.State {
 	case store.PaymentClaimed, store.PaymentUnknown:
 		out, err := s.settler.Settle(ctx, rec.ID)
+		if otherClient && err == nil {
+			// Settled for the client that paid; its token is not shown here.
+			return Paid{}, true, s.PaymentNeeded(req, apierror.PaymentReplayed,
+				"This payment belongs to another client; its credit token is shown only to the client that paid. Sign a new payment to buy credit.")
+		}
 		return s.finish(out, err, pay, req)
 	case store.PaymentSettled:
-		if rec.Grant.Kind != store.GrantContact && rec.Client != client {
+		if otherClient {
 			return Paid{}, true, s.PaymentNeeded(req, apierror.PaymentReplayed,
 				"This payment was settled and its credit token shown to the client that paid; it is shown again only to that client. Sign a new payment to buy more.")
 		}
