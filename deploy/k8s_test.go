@@ -29,6 +29,7 @@ var overlays = []struct {
 }{
 	{"k8s/overlays/base", "base", "okf-index"},
 	{"k8s/overlays/full", "full", "okf-index-full"},
+	{"k8s/overlays/full-development-only", "full", "okf-index-dev"},
 }
 
 // secretName and secretKeys are the Secret the manifests reference and the

@@ -46,7 +46,7 @@ type Config struct {
 	X402Network     string // X402_NETWORK: base or base-sepolia
 	X402PayTo       string // X402_PAY_TO: receiving address; "" is not configured
 	X402Facilitator string // X402_FACILITATOR_URL
-	X402Mode        string // X402_MODE: live or dev
+	X402Mode        string // X402_MODE: live or dev; required on the full variant, no default
 
 	// Contact is where the full variant's contact messages go and how its
 	// captcha is verified (contact.go).
@@ -105,7 +105,6 @@ const (
 	DefaultGitHubGraphQL   = "https://api.github.com/graphql"
 	DefaultX402Network     = "base-sepolia"
 	DefaultX402Facilitator = "https://x402.org/facilitator"
-	DefaultX402Mode        = "dev"
 )
 
 // FromEnv reads the configuration from the process environment.
@@ -128,7 +127,7 @@ func Load(getenv func(string) string) (Config, error) {
 		X402Network:     or(getenv("X402_NETWORK"), DefaultX402Network),
 		X402PayTo:       getenv("X402_PAY_TO"),
 		X402Facilitator: or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator),
-		X402Mode:        or(getenv("X402_MODE"), DefaultX402Mode),
+		X402Mode:        getenv("X402_MODE"),
 		PGBin:           getenv("PG_BIN"),
 		PartnersFile:    getenv("PARTNERS_FILE"),
 	}
@@ -159,8 +158,8 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.X402Network != "base" && c.X402Network != "base-sepolia" {
 		return Config{}, fmt.Errorf("config: X402_NETWORK %q must be base or base-sepolia", c.X402Network)
 	}
-	if c.X402Mode != "live" && c.X402Mode != "dev" {
-		return Config{}, fmt.Errorf("config: X402_MODE %q must be live or dev", c.X402Mode)
+	if err := checkPayments(getenv, c); err != nil {
+		return Config{}, err
 	}
 	if v := getenv("SHUTDOWN_DELAY"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -209,6 +208,41 @@ func LoadDatabaseURL(getenv func(string) string) (string, error) {
 	return u, nil
 }
 
+// checkPayments refuses a full variant that does not say how it takes
+// money: X402_MODE has no default (dev credit must never be minted by
+// accident), and live needs its receiving address and its facilitator,
+// both set explicitly.
+func checkPayments(getenv func(string) string, c Config) error {
+	switch {
+	case c.X402Mode == "" && c.Variant == VariantFull:
+		return errors.New("config: X402_MODE is not set: the full variant takes payments, so set X402_MODE=live (real money) or X402_MODE=dev (simulated, never where people pay)")
+	case c.X402Mode != "" && c.X402Mode != "live" && c.X402Mode != "dev":
+		return fmt.Errorf("config: X402_MODE %q must be live or dev", c.X402Mode)
+	case c.X402Mode == "live" && !evmAddress(c.X402PayTo):
+		return fmt.Errorf("config: X402_MODE=live needs X402_PAY_TO, the receiving address (0x and 40 hex digits); it is %q", c.X402PayTo)
+	case c.X402Mode == "live" && c.X402Network == "base" && strings.Trim(c.X402PayTo[2:], "0") == "":
+		return errors.New("config: X402_PAY_TO is the zero address, which takes no payment: set your receiving address for X402_MODE=live on base")
+	case c.X402Mode == "live" && getenv("X402_FACILITATOR_URL") == "":
+		return errors.New("config: X402_MODE=live needs X402_FACILITATOR_URL, the facilitator that verifies and settles")
+	case c.X402PayTo != "" && !evmAddress(c.X402PayTo):
+		return fmt.Errorf("config: X402_PAY_TO %q must be an address: 0x and 40 hex digits", c.X402PayTo)
+	}
+	return nil
+}
+
+// evmAddress reports whether s is 0x and 40 hex digits.
+func evmAddress(s string) bool {
+	if len(s) != 42 || !strings.HasPrefix(s, "0x") {
+		return false
+	}
+	for _, r := range s[2:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
 // Full reports whether this is the full variant.
 func (c Config) Full() bool { return c.Variant == VariantFull }
 
@@ -217,4 +251,15 @@ func or(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// LoadFacilitatorURL reads X402_FACILITATOR_URL alone (DefaultX402Facilitator
+// when unset), for okfctl payments, which settles by hand what the
+// deployment could not.
+func LoadFacilitatorURL(getenv func(string) string) (string, error) {
+	u := or(getenv("X402_FACILITATOR_URL"), DefaultX402Facilitator)
+	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return "", fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", u)
+	}
+	return u, nil
 }

@@ -179,7 +179,12 @@ func TestCheckPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := append(append([]byte{}, identitytest.Picture...), make([]byte, identity.MaxPicture)...)
-	for name, b := range map[string][]byte{"empty": nil, "png": []byte("\x89PNG\r\n\x1a\n"), "too big": big} {
+	for name, b := range map[string][]byte{"empty": nil, "png": []byte("\x89PNG\r\n\x1a\n"), "too big": big,
+		// A header that decodes, a body that does not: cut at 100 bytes.
+		"truncated 100 bytes": vp8l(64, 64, 100),
+		// A small file declaring a canvas of 16384 x 16384.
+		"huge canvas": vp8l(16384, 16384, 200),
+	} {
 		if err := identity.CheckPicture(b); !errors.Is(err, identity.ErrPicture) {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -213,4 +218,18 @@ func TestDevKey(t *testing.T) {
 	if _, err := identity.NewVerifier(ks, cfg, nil).Session(t.Context(), tok); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// vp8l is a lossless WebP of size bytes whose header declares w x h and
+// whose bitstream is cut short (zeros after the header).
+func vp8l(w, h, size int) []byte {
+	bits := uint32(w-1) | uint32(h-1)<<14 // alpha 0, version 0
+	chunk := make([]byte, size-20)
+	chunk[0] = 0x2f
+	chunk[1], chunk[2], chunk[3], chunk[4] = byte(bits), byte(bits>>8), byte(bits>>16), byte(bits>>24)
+	le := func(n int) []byte { return []byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)} }
+	b := append([]byte("RIFF"), le(size-8)...)
+	b = append(b, "WEBPVP8L"...)
+	b = append(b, le(len(chunk))...)
+	return append(b, chunk...)
 }

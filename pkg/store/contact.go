@@ -27,24 +27,26 @@ const (
 	ContactAgentDev    = "agent_dev"
 )
 
-// ContactMessage is one message to queue.
+// ContactMessage is one message to queue (also kept as JSON with the x402
+// payment that will pay for it, until it settles).
 type ContactMessage struct {
-	Path     string
-	Agent    string // the recognised agent; "" on the human path
-	Name     string
-	Email    string
-	Message  string
-	Proposal map[string]any // nil without tipo
+	Path     string         `json:"path"`
+	Agent    string         `json:"agent"` // the recognised agent; "" on the human path
+	Name     string         `json:"name"`
+	Email    string         `json:"email"`
+	Message  string         `json:"message"`
+	Proposal map[string]any `json:"proposal,omitempty"` // nil without tipo
 }
 
 // ContactPayment is what pays for a message: at most one of its fields.
+// (A message paid by x402 is queued by GrantPayment, when its payment
+// settles.)
 type ContactPayment struct {
-	Credit    *Debit // a credit debit, taken in the transaction
-	PaymentID int64  // a claimed x402 payment, settled in the transaction
-	Tx        string // the x402 settlement's transaction
-	Free      bool   // the agent's free first message, claimed in the transaction
+	Credit *Debit // a credit debit, taken in the transaction
+	Free   bool   // the agent's free first message, claimed in the transaction
 	// EndsBackoff clears the agent's refusals and wait in the transaction
 	// (the caller decides which messages do: package billing's paid ones).
+	// It never spends the free message.
 	EndsBackoff bool
 }
 
@@ -52,22 +54,21 @@ type ContactPayment struct {
 type ContactEnqueueFunc func(ctx context.Context, tx pgx.Tx, id int64) error
 
 // QueueContact writes m with its payment and its send job in one
-// transaction. It returns ErrContactFreeUsed, ErrCreditInsufficient or
-// ErrCreditUnknown (nothing written) when the payment does not hold.
+// transaction. It returns ErrContactFreeUsed, ErrCreditInsufficient,
+// ErrCreditOtherMode or ErrCreditUnknown (nothing written) when the payment
+// does not hold.
 func (s *Store) QueueContact(ctx context.Context, m ContactMessage, pay ContactPayment, now time.Time, enqueue ContactEnqueueFunc) (int64, error) {
-	var proposal []byte
-	if m.Proposal != nil {
-		var err error
-		if proposal, err = json.Marshal(m.Proposal); err != nil {
-			return 0, err
-		}
-	}
 	var id int64
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var paymentID, movementID *int64
+		var movementID *int64
 		switch {
 		case pay.Free:
-			tag, err := tx.Exec(ctx, `INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, m.Agent, now)
+			// One conditional statement: the free message is spent once per
+			// agent, whatever else its row records (a paid message, a
+			// refusal).
+			tag, err := tx.Exec(ctx, `
+				INSERT INTO contact_agents AS a (agent, first_at, free_used) VALUES ($1, $2, true)
+				ON CONFLICT (agent) DO UPDATE SET free_used = true WHERE NOT a.free_used`, m.Agent, now)
 			if err != nil {
 				return err
 			}
@@ -80,31 +81,44 @@ func (s *Store) QueueContact(ctx context.Context, m ContactMessage, pay ContactP
 				return err
 			}
 			movementID = &mid
-		case pay.PaymentID != 0:
-			if err := settlePayment(ctx, tx, pay.PaymentID, pay.Tx); err != nil {
-				return err
-			}
-			paymentID = &pay.PaymentID
 		}
-		if pay.EndsBackoff {
-			if _, err := tx.Exec(ctx, `
-				INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2)
-				ON CONFLICT (agent) DO UPDATE SET refusals = 0, blocked_until = NULL`, m.Agent, now); err != nil {
-				return err
-			}
-		}
-		if err := tx.QueryRow(ctx, `
-			INSERT INTO contact_messages (path, agent, name, email, message, proposal, payment_id, movement_id, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-			m.Path, m.Agent, m.Name, m.Email, m.Message, proposal, paymentID, movementID, now).Scan(&id); err != nil {
-			return err
-		}
-		return enqueue(ctx, tx, id)
+		var err error
+		id, err = insertContact(ctx, tx, m, nil, movementID, pay.EndsBackoff, now, enqueue)
+		return err
 	})
-	if err != nil && !errors.Is(err, ErrContactFreeUsed) && !errors.Is(err, ErrCreditInsufficient) && !errors.Is(err, ErrCreditUnknown) {
+	if err != nil && !errors.Is(err, ErrContactFreeUsed) && !errors.Is(err, ErrCreditInsufficient) &&
+		!errors.Is(err, ErrCreditUnknown) && !errors.Is(err, ErrCreditOtherMode) {
 		return 0, fmt.Errorf("store: queue contact: %w", err)
 	}
 	return id, err
+}
+
+// insertContact writes message m (paid by payment or movement, when set)
+// and its send job inside tx; endsBackoff clears the agent's wait.
+func insertContact(ctx context.Context, tx pgx.Tx, m ContactMessage, paymentID, movementID *int64, endsBackoff bool,
+	now time.Time, enqueue ContactEnqueueFunc) (int64, error) {
+	var proposal []byte
+	if m.Proposal != nil {
+		var err error
+		if proposal, err = json.Marshal(m.Proposal); err != nil {
+			return 0, err
+		}
+	}
+	if endsBackoff {
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO contact_agents (agent, first_at) VALUES ($1, $2)
+			ON CONFLICT (agent) DO UPDATE SET refusals = 0, blocked_until = NULL`, m.Agent, now); err != nil {
+			return 0, err
+		}
+	}
+	var id int64
+	if err := tx.QueryRow(ctx, `
+		INSERT INTO contact_messages (path, agent, name, email, message, proposal, payment_id, movement_id, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		m.Path, m.Agent, m.Name, m.Email, m.Message, proposal, paymentID, movementID, now).Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, enqueue(ctx, tx, id)
 }
 
 // Contact backoff (contract 3.4): the wait starts at ContactBackoffStart

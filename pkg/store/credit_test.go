@@ -20,7 +20,7 @@ func buyCredit(t *testing.T, s *store.Store, secret string, micros int64) []byte
 	t.Helper()
 	ctx := context.Background()
 	id, err := s.ClaimPayment(ctx, store.Payment{ReplayKey: "0xpayer:" + secret, Payer: "0xpayer", AmountMicros: micros,
-		Product: "okf", Resource: "/api/credito"})
+		Product: "okf", Resource: "/api/credito"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +72,11 @@ func TestPaymentReplayRefused(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	p := store.Payment{ReplayKey: "0xa:0x01", Payer: "0xa", AmountMicros: 100_000, Product: "okf", Resource: "/api/contact"}
-	id, err := s.ClaimPayment(ctx, p)
+	id, err := s.ClaimPayment(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ClaimPayment(ctx, p); !errors.Is(err, store.ErrPaymentReplayed) {
+	if _, err := s.ClaimPayment(ctx, p, nil); !errors.Is(err, store.ErrPaymentReplayed) {
 		t.Fatalf("replay: %v", err)
 	}
 	// A failed settlement keeps the key used, and cannot be granted.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // The operator's figures of the full variant (GET /api/metrics with the
@@ -21,9 +22,12 @@ type Finance struct {
 	ReceivedMicros    int64 // x402 payments settled on chain
 	Payments          int64 // how many
 	SimulatedPayments int64 // settled in dev mode: nothing was received
-	PendingPayments   int64 // claimed, settlement outcome unknown (for an operator to reconcile)
+	PendingPayments   int64 // claimed or unknown: not yet settled (the settle_payment job, or okfctl payments)
 	PendingMicros     int64
-	FailedPayments    int64 // refused at settlement; nothing was received
+	UnknownPayments   int64      // of the pending, those whose settle answer was lost at least once
+	PendingOldest     *time.Time // when the oldest pending payment was claimed; nil when none is
+	FailedPayments    int64      // refused at settlement; nothing was received
+	RefundedPayments  int64      // returned by hand by an operator
 
 	CreditSoldMicros    int64 // credit movements of kind credit
 	CreditSpentMicros   int64 // credit movements of kind debit
@@ -38,19 +42,23 @@ func (s *Store) Finance(ctx context.Context) (Finance, error) {
 	var f Finance
 	err := s.write.QueryRow(ctx, `
 		SELECT
-			coalesce(sum(amount_micros) FILTER (WHERE state = 'settled' AND transaction <> $1), 0)::bigint,
-			count(*) FILTER (WHERE state = 'settled' AND transaction <> $1),
-			count(*) FILTER (WHERE state = 'settled' AND transaction = $1),
-			count(*) FILTER (WHERE state = 'claimed'),
-			coalesce(sum(amount_micros) FILTER (WHERE state = 'claimed'), 0)::bigint,
+			coalesce(sum(amount_micros) FILTER (WHERE state = 'settled' AND mode = 'live' AND transaction <> $1), 0)::bigint,
+			count(*) FILTER (WHERE state = 'settled' AND mode = 'live' AND transaction <> $1),
+			count(*) FILTER (WHERE state = 'settled' AND (mode = 'dev' OR transaction = $1)),
+			count(*) FILTER (WHERE state IN ('claimed', 'unknown')),
+			coalesce(sum(amount_micros) FILTER (WHERE state IN ('claimed', 'unknown')), 0)::bigint,
+			count(*) FILTER (WHERE state = 'unknown'),
+			min(created_at) FILTER (WHERE state IN ('claimed', 'unknown')),
 			count(*) FILTER (WHERE state = 'failed'),
+			count(*) FILTER (WHERE state = 'refunded'),
 			(SELECT coalesce(sum(amount_micros) FILTER (WHERE kind = 'credit'), 0)::bigint FROM credit_movements),
 			(SELECT coalesce(sum(amount_micros) FILTER (WHERE kind = 'debit'), 0)::bigint FROM credit_movements),
 			(SELECT count(*) FILTER (WHERE kind = 'debit') FROM credit_movements),
 			(SELECT coalesce(sum(balance_micros), 0)::bigint FROM credit_tokens),
 			(SELECT count(*) FROM credit_tokens)
 		FROM x402_payments`, DevTransaction).Scan(
-		&f.ReceivedMicros, &f.Payments, &f.SimulatedPayments, &f.PendingPayments, &f.PendingMicros, &f.FailedPayments,
+		&f.ReceivedMicros, &f.Payments, &f.SimulatedPayments, &f.PendingPayments, &f.PendingMicros, &f.UnknownPayments, &f.PendingOldest,
+		&f.FailedPayments, &f.RefundedPayments,
 		&f.CreditSoldMicros, &f.CreditSpentMicros, &f.CreditDebits, &f.CreditBalanceMicros, &f.CreditTokens)
 	if err != nil {
 		return Finance{}, fmt.Errorf("store: finance: %w", err)

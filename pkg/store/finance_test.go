@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
 )
@@ -18,7 +19,7 @@ func TestFinance(t *testing.T) {
 	}
 	tok := buyCredit(t, s, "cred_a", 5_000_000) // settled on chain: 5.00 of credit
 	claim := func(key string, micros int64) int64 {
-		id, err := s.ClaimPayment(ctx, store.Payment{ReplayKey: key, Payer: "0xp", AmountMicros: micros, Product: "okf", Resource: "/api/credito"})
+		id, err := s.ClaimPayment(ctx, store.Payment{ReplayKey: key, Payer: "0xp", AmountMicros: micros, Product: "okf", Resource: "/api/credito"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +44,10 @@ func TestFinance(t *testing.T) {
 	}
 	want := store.Finance{ReceivedMicros: 5_000_000, Payments: 1, SimulatedPayments: 1, PendingPayments: 1, PendingMicros: 10_000_000,
 		FailedPayments: 1, CreditSoldMicros: 6_000_000, CreditSpentMicros: 300_000, CreditBalanceMicros: 5_700_000, CreditTokens: 2, CreditDebits: 3}
+	if f.PendingOldest == nil || time.Since(*f.PendingOldest) > time.Minute {
+		t.Fatalf("oldest pending payment at %v", f.PendingOldest)
+	}
+	f.PendingOldest = nil
 	if f != want {
 		t.Fatalf("finance\n got %+v\nwant %+v", f, want)
 	}

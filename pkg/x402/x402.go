@@ -12,6 +12,7 @@ package x402
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,10 @@ const SchemeExact = "exact"
 // MaxTimeoutSeconds is how long a client has between the 402 and its
 // payment's settlement.
 const MaxTimeoutSeconds = 300
+
+// ClockSkewSeconds is how far a client's clock may run ahead: a payment
+// may stay valid at most MaxTimeoutSeconds plus this from now.
+const ClockSkewSeconds = 30
 
 // Network is the fixed facts of one EVM network (PROTOCOLS.md).
 type Network struct {
@@ -209,6 +214,15 @@ func Decode(header string) (Payment, error) {
 	if err != nil {
 		return Payment{}, fmt.Errorf("%w: not base64", ErrMalformed)
 	}
+	return DecodeDocument(raw)
+}
+
+// DecodeDocument parses a payment document (the JSON a payment header
+// carries in base64), as kept while its payment is pending.
+func DecodeDocument(raw []byte) (Payment, error) {
+	if len(raw) > maxHeader {
+		return Payment{}, fmt.Errorf("%w: over %d bytes", ErrMalformed, maxHeader)
+	}
 	var w wirePayment
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return Payment{}, fmt.Errorf("%w: not a JSON payment", ErrMalformed)
@@ -271,6 +285,9 @@ func Check(p Payment, r Requirement, now time.Time) error {
 	if t := now.Unix(); t < after || t >= before {
 		return bad("outside its validity window")
 	}
+	if before-now.Unix() > MaxTimeoutSeconds+ClockSkewSeconds {
+		return bad("valid for longer than the offer's maxTimeoutSeconds (%d s) allows", MaxTimeoutSeconds)
+	}
 	if !isHex(a.Nonce, 32) || !isHex(a.From, 20) || !isHex(p.Payload.Signature, 65) {
 		return bad("nonce, payer or signature out of shape")
 	}
@@ -299,6 +316,24 @@ func (p Payment) Nonce() string {
 
 // Payer is the address that signed the payment, lowercased.
 func (p Payment) Payer() string { return strings.ToLower(p.Payload.Authorization.From) }
+
+// Signature is the payment's signature, 65 bytes; nil when it is not hex.
+func (p Payment) Signature() []byte {
+	b, err := hex.DecodeString(strings.TrimPrefix(p.Payload.Signature, "0x"))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NetworkFor is the settlement's network name for protocol version: the
+// CAIP-2 id in v2, the v1 name otherwise.
+func (n Network) NetworkFor(version int) string {
+	if version == 2 {
+		return n.CAIP2
+	}
+	return n.Name
+}
 
 // ResponseHeader is the header name of the settlement for the payment's
 // version.

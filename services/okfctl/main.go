@@ -26,6 +26,7 @@ Usage:
   okfctl smoke [flags] BASE_URL       check every public route of a deployment (exit 1 on a failure)
   okfctl session mint [flags]         print a development session JWT (full variant, development key only)
   okfctl session event [flags] TYPE   print a signed identity event (password-changed, sessions-ended, picture-changed)
+  okfctl payments [list|settle|refund] list the x402 payments not yet settled; settle or record the refund of one
   okfctl version                      print the build
 
 Run "okfctl COMMAND -h" for a command's flags.
@@ -65,6 +66,8 @@ func main() {
 		}
 	case "session":
 		err = sessionCmd(args, os.Getenv, os.Stdout, os.Stderr)
+	case "payments":
+		err = paymentsCmd(ctx, args, os.Getenv, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(build)
 	case "-h", "--help", "help":

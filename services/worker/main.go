@@ -28,6 +28,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/worker/worker"
 )
 
@@ -70,7 +71,8 @@ func run(log *slog.Logger) error {
 	defer st.Close()
 	reg := ops.NewRegistry(st, log)
 	opts := worker.Options{Store: st, Logger: log, Metrics: reg,
-		RescueStuckJobsAfter: wcfg.RescueAfter, Fetch: fetchOptions(wcfg.Fetch), Mail: cfg.Contact}
+		RescueStuckJobsAfter: wcfg.RescueAfter, Fetch: fetchOptions(wcfg.Fetch), Mail: cfg.Contact,
+		Facilitator: &x402.Facilitator{URL: cfg.X402Facilitator}}
 	if u, err := url.Parse(cfg.PublicBaseURL); err == nil {
 		opts.MailHost = u.Hostname()
 	}

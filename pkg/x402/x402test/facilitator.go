@@ -38,6 +38,8 @@ type Facilitator struct {
 	settles   int               // /settle calls received
 	stall     int               // the next stall /settle calls hang for StallFor
 	stallFor  time.Duration
+	fail500   int // the next fail500 /settle calls answer 500 after settling
+	verifies  int // /verify calls received
 }
 
 // New starts a stand-in; Close it when done.
@@ -56,6 +58,22 @@ func (f *Facilitator) StallSettles(n int, d time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stall, f.stallFor = n, d
+}
+
+// FailSettlesAfterSettling makes the next n settles record the transfer
+// and then answer 500: a facilitator that moved the money and says it
+// failed.
+func (f *Facilitator) FailSettlesAfterSettling(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail500 = n
+}
+
+// Verifies is how many /verify calls arrived.
+func (f *Facilitator) Verifies() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.verifies
 }
 
 // Transfers is how many distinct payments were settled (money moved).
@@ -129,6 +147,9 @@ func check(r *http.Request) (payer, key, network, reason string) {
 }
 
 func (f *Facilitator) verify(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.verifies++
+	f.mu.Unlock()
 	payer, key, _, reason := check(r)
 	if reason == "" {
 		f.mu.Lock()
@@ -156,7 +177,15 @@ func (f *Facilitator) settle(w http.ResponseWriter, r *http.Request) {
 		f.stall--
 		stall = f.stallFor
 	}
+	fail := f.fail500 > 0
+	if fail {
+		f.fail500--
+	}
 	f.mu.Unlock()
+	if fail {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	if stall > 0 {
 		select {
 		case <-time.After(stall):
@@ -248,12 +277,18 @@ func NewPayer() Payer {
 // Pay signs a payment of r and returns the header value for protocol
 // version 1 (X-PAYMENT) or 2 (PAYMENT-SIGNATURE).
 func (p Payer) Pay(r x402.Requirement, version int) string {
+	return p.PayValidUntil(r, version, time.Now().Unix()+x402.MaxTimeoutSeconds)
+}
+
+// PayValidUntil is Pay with the authorization valid until validBefore
+// (Unix seconds).
+func (p Payer) PayValidUntil(r x402.Requirement, version int, validBefore int64) string {
 	nonce := make([]byte, 32)
 	_, _ = rand.Read(nonce)
 	now := time.Now().Unix()
 	a := x402.Authorization{From: p.Address, To: common.HexToAddress(r.PayTo).Hex(),
 		Value: strconv.FormatInt(r.AmountMicro, 10), ValidAfter: strconv.FormatInt(now-600, 10),
-		ValidBefore: strconv.FormatInt(now+x402.MaxTimeoutSeconds, 10), Nonce: "0x" + hex.EncodeToString(nonce)}
+		ValidBefore: strconv.FormatInt(validBefore, 10), Nonce: "0x" + hex.EncodeToString(nonce)}
 	td, err := typedData(a, r.Network)
 	if err != nil {
 		panic(err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -68,6 +69,12 @@ func newAPIWithClock(t *testing.T, st *store.Store, env map[string]string, now f
 // Config, Build and Logger are the harness's).
 func newAPIWithOptions(t *testing.T, st *store.Store, env map[string]string, opts Options) *testAPI {
 	t.Helper()
+	if _, set := env["X402_MODE"]; !set && env["VARIANT"] == config.VariantFull {
+		// The full variant has no default payment mode; tests that do not
+		// pay run it in dev.
+		env = maps.Clone(env)
+		env["X402_MODE"] = "dev"
+	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)

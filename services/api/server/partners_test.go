@@ -25,7 +25,7 @@ import (
 
 // partnersEnv is the environment of a full API with an offer file.
 func partnersEnv(file string, extra map[string]string) map[string]string {
-	env := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PARTNERS_FILE": file}
+	env := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PARTNERS_FILE": file, "X402_MODE": "dev"}
 	for k, v := range extra {
 		env[k] = v
 	}
@@ -251,7 +251,8 @@ func TestPartnersSponsorTerm(t *testing.T) {
 func TestPartnersPaymentLive(t *testing.T) {
 	t.Parallel()
 	a := newAPIWith(t, storetest.NewStore(t), partnersEnv("", map[string]string{
-		"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": testPayTo}))
+		"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": testPayTo,
+		"X402_FACILITATOR_URL": config.DefaultX402Facilitator}))
 	var p partnersapi.Document
 	a.get("/api/partners", 200, &p)
 	pay := p.Payment

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/clocktest"
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
@@ -49,6 +51,12 @@ func captchaStandIn(t *testing.T) *httptest.Server {
 // newPayRig starts the rig; env adds to or overrides the defaults ("" unsets).
 func newPayRig(t *testing.T, env map[string]string, opts Options) *payRig {
 	t.Helper()
+	return newPayRigOn(t, storetest.NewStore(t), env, opts)
+}
+
+// newPayRigOn starts the rig on st.
+func newPayRigOn(t *testing.T, st *store.Store, env map[string]string, opts Options) *payRig {
+	t.Helper()
 	fac := x402test.New()
 	t.Cleanup(fac.Close)
 	base := map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull, "PING_RATE_PER_MINUTE": "100000",
@@ -60,7 +68,7 @@ func newPayRig(t *testing.T, env map[string]string, opts Options) *payRig {
 	}
 	clk := clocktest.New(time.Now())
 	opts.Now = clk.Now
-	return &payRig{testAPI: newAPIWithOptions(t, storetest.NewStore(t), base, opts), fac: fac, clock: clk, payer: x402test.NewPayer()}
+	return &payRig{testAPI: newAPIWithOptions(t, st, base, opts), fac: fac, clock: clk, payer: x402test.NewPayer()}
 }
 
 // offer reads the v1 requirement of a 402 and checks the v2 header beside it.
@@ -170,7 +178,7 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 func TestCreditErrors(t *testing.T) {
 	t.Parallel()
 	r := newPayRig(t, nil, Options{})
-	for _, q := range []string{"", "?usd=2", "?usd=abc", "?usd=1.5", "?usd=-1"} {
+	for _, q := range []string{"", "?usd=2", "?usd=abc", "?usd=1.5", "?usd=-1", "?usd=%2B1", "?usd=01", "?usd=%201", "?usd=1.0", "?usd=1&usd=5", "?usd=25%00"} {
 		resp, body := r.send(http.MethodPost, "/api/credito"+q, nil, nil)
 		if resp.StatusCode != 400 || !strings.Contains(string(body), "invalid_package") {
 			t.Errorf("POST /api/credito%s: %d %s", q, resp.StatusCode, body)
@@ -192,31 +200,50 @@ func TestCreditErrors(t *testing.T) {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
 		}
 	}
+	// The same payment sent again is the same purchase: the same token,
+	// one transfer; it pays for nothing else.
 	pay := r.payer.Pay(req, 1)
-	if resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": pay}); resp.StatusCode != 200 {
-		t.Fatalf("first: %d %s", resp.StatusCode, body)
+	var tokens []string
+	for range 2 {
+		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": pay})
+		var p billing.CreditPurchase
+		if resp.StatusCode != 200 || json.Unmarshal(body, &p) != nil {
+			t.Fatalf("purchase: %d %s", resp.StatusCode, body)
+		}
+		tokens = append(tokens, p.Token)
 	}
-	resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": pay})
-	if resp.StatusCode != 402 || !(strings.Contains(string(body), "payment_replayed") || strings.Contains(string(body), "payment_invalid")) {
-		t.Fatalf("replay: %d %s", resp.StatusCode, body)
+	if tokens[0] != tokens[1] || r.fac.Transfers() != 1 || r.balance(tokens[0]).SaldoMicros != 1_000_000 {
+		t.Fatalf("tokens %v, transfers %d; want one token, one transfer", tokens, r.fac.Transfers())
 	}
-	if r.fac.Transfers() != 1 {
-		t.Fatalf("transfers %d, want 1", r.fac.Transfers())
+	resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json", "X-PAYMENT": pay})
+	if resp.StatusCode != 402 {
+		t.Fatalf("spent for another call: %d %s", resp.StatusCode, body)
 	}
 }
 
-// TestCreditReplayRefusedByStore: the facilitator (here told nothing of
-// the first settlement's nonce) is not what refuses a replay: the nonce
-// recorded in Postgres is.
+// TestCreditReplayRefusedByStore: the facilitator (in dev, never asked)
+// is not what recognises a payment sent again: the nonce recorded in
+// Postgres is. The same document is the same purchase; another document
+// with the same nonce is a replay.
 func TestCreditReplayRefusedByStore(t *testing.T) {
 	t.Parallel()
 	r := newPayRig(t, map[string]string{"X402_MODE": "dev"}, Options{})
 	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
 	pay := r.payer.Pay(req, 2)
-	if resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay}); resp.StatusCode != 200 {
+	var first, again billing.CreditPurchase
+	resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay})
+	if resp.StatusCode != 200 || json.Unmarshal(body, &first) != nil {
 		t.Fatalf("first: %d %s", resp.StatusCode, body)
 	}
-	resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay})
+	resp, body = r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": pay})
+	if resp.StatusCode != 200 || json.Unmarshal(body, &again) != nil || again.Token != first.Token {
+		t.Fatalf("sent again: %d %s", resp.StatusCode, body)
+	}
+	// The same nonce in another document (its JSON re-encoded with a
+	// space) is a replay.
+	doc, _ := base64.StdEncoding.DecodeString(pay)
+	other := base64.StdEncoding.EncodeToString(append([]byte(" "), doc...))
+	resp, body = r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": other})
 	if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_replayed") {
 		t.Fatalf("replay: %d %s", resp.StatusCode, body)
 	}
@@ -277,9 +304,11 @@ func TestContactAgentPaths(t *testing.T) {
 	if b := r.balance(tok); b.SaldoMicros != 800_000 || len(b.Movimentos) != 3 || b.Movimentos[0].Tipo != "debito" || b.Movimentos[0].Recurso != "/api/contact" {
 		t.Fatalf("balance %+v", b)
 	}
-	resp, _ = post(map[string]string{"X-Credito": "cred_unknown"})
-	if resp.StatusCode != 401 {
-		t.Fatalf("unknown credit: %d", resp.StatusCode)
+	// An unknown token pays nothing: 402 with the offer (contract 7 gives
+	// POST /api/contact no 401).
+	resp, body = post(map[string]string{"X-Credito": "cred_unknown"})
+	if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_invalid") || !strings.Contains(string(body), "accepts") {
+		t.Fatalf("unknown credit: %d %s", resp.StatusCode, body)
 	}
 	// A paid message ended the backoff: the next unpaid one is offered the
 	// payment again (402), not told to wait (429).
@@ -403,23 +432,6 @@ func mergeHeaders(a, b map[string]string) map[string]string {
 	return out
 }
 
-// TestLiveWithoutPayTo: a live deployment without X402_PAY_TO still takes
-// an agent's free message and answers the paid calls 503, charging nothing.
-func TestLiveWithoutPayTo(t *testing.T) {
-	t.Parallel()
-	r := newPayRig(t, map[string]string{"X402_PAY_TO": ""}, Options{})
-	resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json"})
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "agent_free") {
-		t.Fatalf("free message: %d %s", resp.StatusCode, body)
-	}
-	for _, path := range []string{"/api/contact", "/api/credito?usd=1"} {
-		resp, body := r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"})
-		if resp.StatusCode != 503 || !strings.Contains(string(body), "payment_unavailable") {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
-		}
-	}
-}
-
 // TestConcurrentContactsOnOneDollar: 100 concurrent paid messages on $1 of
 // credit: exactly 10 are queued and charged, the others are 402; every
 // debit has its message and its send job.
@@ -448,5 +460,202 @@ func TestConcurrentContactsOnOneDollar(t *testing.T) {
 	if n[200] != 10 || n[402] != 90 || b.SaldoMicros != 0 || len(b.Movimentos) != 11 || messages != 10 || sendJobs != 10 {
 		t.Fatalf("answers %v, balance %d, movements %d, messages %d, send jobs %d; want 10/90, 0, 11, 10, 10",
 			n, b.SaldoMicros, len(b.Movimentos), messages, sendJobs)
+	}
+}
+
+// TestDevCreditRefusedInLive: credit and a payment taken by a dev
+// deployment buy nothing on a live one sharing its database: 402 with a
+// message saying why; the balance is untouched.
+func TestDevCreditRefusedInLive(t *testing.T) {
+	t.Parallel()
+	st := storetest.NewStore(t)
+	dev := newPayRigOn(t, st, map[string]string{"X402_MODE": "dev"}, Options{})
+	devOffer := dev.offer(dev.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	devPayment := dev.payer.Pay(devOffer, 2)
+	resp, body := dev.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": devPayment})
+	var bought billing.CreditPurchase
+	if resp.StatusCode != 200 || json.Unmarshal(body, &bought) != nil {
+		t.Fatalf("dev purchase: %d %s", resp.StatusCode, body)
+	}
+	live := newPayRigOn(t, st, nil, Options{})
+	for _, h := range []map[string]string{{"X-Credito": bought.Token}, {"Authorization": "Bearer " + bought.Token}} {
+		resp, body := live.send(http.MethodPost, "/api/contact", contactBody(""), mergeHeaders(map[string]string{"Content-Type": "application/json"}, h))
+		if resp.StatusCode != 402 || !strings.Contains(string(body), "payment_invalid") || !strings.Contains(string(body), "dev") {
+			t.Fatalf("dev credit in live: %d %s", resp.StatusCode, body)
+		}
+	}
+	resp, body = live.send(http.MethodGet, "/api/credito", nil, map[string]string{"X-Credito": bought.Token})
+	if resp.StatusCode != 401 || !strings.Contains(string(body), "dev mode") {
+		t.Fatalf("dev balance in live: %d %s", resp.StatusCode, body)
+	}
+	// The dev payment sent to the live deployment: refused, not resumed.
+	resp, body = live.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"PAYMENT-SIGNATURE": devPayment})
+	if resp.StatusCode != 402 || !strings.Contains(string(body), "dev mode") {
+		t.Fatalf("dev payment in live: %d %s", resp.StatusCode, body)
+	}
+	if b := dev.balance(bought.Token); b.SaldoMicros != 1_000_000 || len(b.Movimentos) != 1 {
+		t.Fatalf("dev balance %+v", b)
+	}
+	var modes string
+	if err := st.Pool().QueryRow(t.Context(), `SELECT (SELECT string_agg(DISTINCT mode, ',') FROM x402_payments) || '/' ||
+		(SELECT string_agg(DISTINCT mode, ',') FROM credit_tokens) || '/' || (SELECT string_agg(DISTINCT mode, ',') FROM credit_movements)`).Scan(&modes); err != nil || modes != "dev/dev/dev" {
+		t.Fatalf("recorded modes %q (%v)", modes, err)
+	}
+}
+
+// TestSamePaymentSentManyTimesAtOnce: after a lost settle answer, the same
+// payment sent 12 times at once, beside the settle job's code, is settled
+// by one transfer and granted once; every answer that is not a 503 is the
+// same token.
+func TestSamePaymentSentManyTimesAtOnce(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{PaymentTimeout: 200 * time.Millisecond})
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=10", nil, nil))
+	pay := r.payer.Pay(req, 1)
+	r.fac.StallSettles(3, time.Minute)
+	if resp, body := r.send(http.MethodPost, "/api/credito?usd=10", nil, map[string]string{"X-PAYMENT": pay}); resp.StatusCode != 503 ||
+		resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "same payment again") {
+		t.Fatalf("lost answer: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	tokens := make(chan string, 12)
+	var wg sync.WaitGroup
+	wg.Go(func() { r.settlePending(t) })
+	for range 12 {
+		wg.Go(func() {
+			resp, body := r.send(http.MethodPost, "/api/credito?usd=10", nil, map[string]string{"X-PAYMENT": pay})
+			var p billing.CreditPurchase
+			if resp.StatusCode == 200 && json.Unmarshal(body, &p) == nil {
+				tokens <- p.Token
+			} else if resp.StatusCode != 503 {
+				t.Errorf("sent again: %d %s", resp.StatusCode, body)
+			}
+		})
+	}
+	wg.Wait()
+	close(tokens)
+	seen := map[string]bool{}
+	for tok := range tokens {
+		seen[tok] = true
+	}
+	granted, _ := r.grants()
+	if len(seen) != 1 || granted != 1 || r.fac.Transfers() != 1 {
+		t.Fatalf("tokens %d, granted %d, transfers %d; want 1, 1, 1", len(seen), granted, r.fac.Transfers())
+	}
+	for tok := range seen {
+		if b := r.balance(tok); b.SaldoMicros != 10_000_000 || len(b.Movimentos) != 1 {
+			t.Fatalf("balance %+v", b)
+		}
+	}
+}
+
+// TestFacilitatorOutageAnswersWithin5s: a facilitator that does not answer
+// at all is a 503 with Retry-After within five seconds, nothing charged.
+func TestFacilitatorOutageAnswersWithin5s(t *testing.T) {
+	t.Parallel()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so that the client's hang-up cancels r's context
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	t.Cleanup(hang.Close)
+	r := newPayRig(t, map[string]string{"X402_FACILITATOR_URL": hang.URL}, Options{})
+	for _, path := range []string{"/api/credito?usd=1", "/api/contact"} {
+		if path == "/api/contact" {
+			r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"}) // the free one
+		}
+		req := r.offer(r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json"}))
+		start := time.Now()
+		resp, body := r.send(http.MethodPost, path, contactBody(""), map[string]string{"Content-Type": "application/json", "X-PAYMENT": r.payer.Pay(req, 1)})
+		if took := time.Since(start); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || took > 5*time.Second ||
+			!strings.Contains(string(body), "payment_unavailable") {
+			t.Fatalf("%s: %d Retry-After %q after %s: %s", path, resp.StatusCode, resp.Header.Get("Retry-After"), took, body)
+		}
+	}
+	if tokens, messages := r.grants(); tokens != 0 || messages != 0 {
+		t.Fatalf("granted %d tokens, %d messages", tokens, messages)
+	}
+}
+
+// TestPaymentValidityWindow: a payment may stay valid at most the offer's
+// maxTimeoutSeconds plus 30 s of clock skew from now; one valid for ten
+// years is refused before anything is recorded.
+func TestPaymentValidityWindow(t *testing.T) {
+	t.Parallel()
+	r := newPayRig(t, nil, Options{})
+	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+	now := time.Now().Unix()
+	for _, tc := range []struct {
+		name   string
+		before int64
+		status int
+	}{
+		{"ten years", now + 10*365*24*3600, 402},
+		{"maxTimeoutSeconds + 31 s", now + x402.MaxTimeoutSeconds + 31, 402},
+		{"maxTimeoutSeconds + 20 s", now + x402.MaxTimeoutSeconds + 20, 200},
+	} {
+		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": r.payer.PayValidUntil(req, 1, tc.before)})
+		if resp.StatusCode != tc.status || (tc.status == 402 && !strings.Contains(string(body), "maxTimeoutSeconds")) {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
+		}
+	}
+	var claimed int
+	if err := r.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM x402_payments`).Scan(&claimed); err != nil || claimed != 1 {
+		t.Fatalf("payments recorded %d (%v), want 1", claimed, err)
+	}
+}
+
+// TestSettlementHeaderNetworks: the settlement header names the network
+// as its protocol does, in every mode: CAIP-2 (eip155:84532) in v2's
+// PAYMENT-RESPONSE, the v1 name in X-PAYMENT-RESPONSE.
+func TestSettlementHeaderNetworks(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"live", "dev"} {
+		r := newPayRig(t, map[string]string{"X402_MODE": mode}, Options{})
+		req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
+		for version, want := range map[int]string{1: "base-sepolia", 2: "eip155:84532"} {
+			resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{paymentHeader(version): r.payer.Pay(req, version)})
+			name := x402.HeaderPaymentResponseV1
+			if version == 2 {
+				name = x402.HeaderPaymentResponseV2
+			}
+			raw, _ := base64.StdEncoding.DecodeString(resp.Header.Get(name))
+			var st x402.Settlement
+			if resp.StatusCode != 200 || json.Unmarshal(raw, &st) != nil || st.Network != want || !st.Success || st.Transaction == "" {
+				t.Errorf("%s v%d: %d %s %s", mode, version, resp.StatusCode, raw, body)
+			}
+		}
+	}
+}
+
+// TestDevModeIsLoud: a dev deployment logs a warning at start and shows
+// its mode on the operator's side of GET /api/health; the public answer
+// is unchanged, and a live deployment warns of nothing.
+func TestDevModeIsLoud(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"dev", "live"} {
+		r := newPayRig(t, map[string]string{"X402_MODE": mode, "METRICS_TOKEN": testMetricsToken}, Options{})
+		deadline := time.Now().Add(5 * time.Second)
+		for mode == "dev" && !strings.Contains(r.logs.String(), "X402_MODE=dev") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if warned := strings.Contains(r.logs.String(), `"level":"WARN","msg":"X402_MODE=dev`); warned != (mode == "dev") {
+			t.Errorf("%s: warned %v\n%s", mode, warned, r.logs.String())
+		}
+		var h struct {
+			OK       bool
+			Operator *struct {
+				X402Mode string `json:"x402_mode"`
+			}
+		}
+		resp, body := r.send(http.MethodGet, "/api/health", nil, map[string]string{"Authorization": "Bearer " + testMetricsToken})
+		if resp.StatusCode != 200 || json.Unmarshal(body, &h) != nil || h.Operator == nil || h.Operator.X402Mode != mode {
+			t.Errorf("%s: operator health %d %s", mode, resp.StatusCode, body)
+		}
+		resp, body = r.send(http.MethodGet, "/api/health", nil, map[string]string{"Authorization": "Bearer wrong"})
+		if resp.StatusCode != 200 || strings.Contains(string(body), "operator") {
+			t.Errorf("%s: health with a wrong token %d %s", mode, resp.StatusCode, body)
+		}
 	}
 }

@@ -15,6 +15,7 @@ func TestPricingAndBilling(t *testing.T) {
 	a := newAPIWith(t, storetest.NewStore(t), map[string]string{
 		"PUBLIC_BASE_URL": publicBase, "VARIANT": config.VariantFull,
 		"X402_NETWORK": "base", "X402_PAY_TO": "0x1111111111111111111111111111111111111111", "X402_MODE": "live",
+		"X402_FACILITATOR_URL": config.DefaultX402Facilitator,
 	})
 	var p billing.Pricing
 	a.get("/api/pricing", 200, &p)

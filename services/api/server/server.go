@@ -166,6 +166,7 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		if s.jobs, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log}); err != nil {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
+		s.billing.UseJobs(s.jobs)
 		s.caches = newAnswerCaches(st, opts.Config.SearchStaleness)
 		if opts.Metrics != nil {
 			s.caches.registerMetrics(opts.Metrics)
@@ -220,6 +221,9 @@ func (s *Server) startLoops(loops context.Context, stop context.CancelFunc) {
 		var wg sync.WaitGroup
 		wg.Go(func() { s.usage.Run(loops, usage.DefaultInterval) })
 		wg.Go(func() { s.reports.Run(loops) })
+		if s.full {
+			wg.Go(func() { s.billing.WarnDev(loops, s.log) })
+		}
 		wg.Wait()
 	}()
 }
@@ -247,9 +251,11 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 		PingRatePerMinute: cfg.PingRatePerMinute})
 	s.started = s.now().UTC().Truncate(time.Second)
 	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
-		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing})
+		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing,
+		MetricsToken: cfg.MetricsToken})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)
+	s.metrics.ShowPaymentMode(string(s.billing.Mode()))
 	s.contact = contact.New(contact.Deps{Store: st, Jobs: s.jobs, Billing: s.billing,
 		Captcha:    captcha.Verifier{URL: cfg.Contact.CaptchaURL, Secret: cfg.Contact.CaptchaSecret},
 		Configured: cfg.Contact.MailConfigured() && cfg.Contact.CaptchaConfigured(), Now: s.now})

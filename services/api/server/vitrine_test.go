@@ -206,14 +206,14 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 		t.Errorf("cursores: %s", body)
 	}
 
-	// A token sent to a service without one: 503 token_not_configured (no
-	// token at all stays a 401).
+	// A service without an operator token: 503 token_not_configured,
+	// whether a token is sent or not (contract section 7).
 	noToken := newVitrineEnv(t, func(env map[string]string) { delete(env, "METRICS_TOKEN") })
 	for _, p := range paths {
 		resp, body := noToken.send("GET", p, operator, nil)
 		wantError(t, "unconfigured "+p, resp, body, http.StatusServiceUnavailable, apierror.TokenNotConfigured)
 		resp, body = noToken.send("GET", p, nil, nil)
-		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusUnauthorized, apierror.InvalidToken)
+		wantError(t, "unconfigured, no token "+p, resp, body, http.StatusServiceUnavailable, apierror.TokenNotConfigured)
 	}
 	// No collector: 503 collector_not_configured with the right token, 401
 	// without.

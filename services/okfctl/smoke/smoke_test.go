@@ -39,7 +39,9 @@ func startAPI(t *testing.T, variant string, wrap func(http.Handler) http.Handler
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	cfg, err := config.Load(func(k string) string { return map[string]string{"PUBLIC_BASE_URL": base, "VARIANT": variant}[k] })
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"PUBLIC_BASE_URL": base, "VARIANT": variant, "X402_MODE": "dev"}[k]
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/safefetch"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/pkg/x402"
 )
 
 // Options configure the worker's River client.
@@ -61,6 +62,9 @@ type Options struct {
 	Mail config.Contact
 	// MailHost names this service in Message-IDs (PUBLIC_BASE_URL's host).
 	MailHost string
+	// Facilitator settles the payments settle_payment finishes (full
+	// variant, X402_FACILITATOR_URL); a dev payment never reaches it.
+	Facilitator *x402.Facilitator
 	// Vitrine, when set, is the collector of the full variant: its
 	// publish_vitrine job runs a few minutes past every hour and on start.
 	// Nil (base variant, or VITRINE_COLLECTOR=off) leaves it off.
@@ -122,6 +126,7 @@ func NewClient(opts Options) (*river.Client[pgx.Tx], error) {
 		RootFetch: safefetch.New(rootFetch), Logger: opts.Logger, JobTimeout: capTimeout(VerifyPingTimeout, rescue)})
 	river.AddWorker(workers, &SendContactWorker{Store: opts.Store, Mail: opts.Mail, Host: cmp.Or(opts.MailHost, "localhost"),
 		Logger: opts.Logger})
+	river.AddWorker(workers, &SettlePaymentWorker{Store: opts.Store, Facilitator: opts.Facilitator, Logger: opts.Logger})
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(
 			river.PeriodicInterval(jobs.RecountStatsEvery),

@@ -7,23 +7,39 @@
 // Handlers parse the request and encode the answer; the store records what
 // this package decided.
 //
-// Modes (contract 2.8, X402_MODE): live charges through the facilitator
-// (verify, claim the payment's nonce in Postgres, settle, grant in one
-// transaction with the settlement's record); dev simulates: a paid route
-// still offers its 402 (PAYMENT-REQUIRED also on the answers it lets
-// through), a well-formed payment is checked and its nonce claimed but
-// nothing is verified or settled, and the agent contact lets unpaid calls
-// through. There is no third mode: GET /api/billing's homolog says whether
-// the network is base-sepolia, whose test USDC closes the loop without
-// spending, and its dev_gate is false, since this service has no test
-// credential that grants without paying.
+// Modes (contract 2.8, X402_MODE, which has no default on the full
+// variant): live charges through the facilitator (verify, claim the
+// payment's nonce in Postgres with its settle job, settle, grant in one
+// transaction with the settlement's record: package settle); dev
+// simulates: a paid route still offers its 402 (PAYMENT-REQUIRED also on
+// the answers it lets through), a well-formed payment is checked and its
+// nonce claimed but nothing is verified or settled, and the agent contact
+// lets unpaid calls through. Every payment, token and movement records its
+// mode, and neither mode honours the other's payments or credit. dev is
+// logged as a warning at start and every hour. There is no third mode:
+// GET /api/billing's homolog says whether the network is base-sepolia,
+// whose test USDC closes the loop without spending, and its dev_gate is
+// false, since this service has no test credential that grants without
+// paying.
+//
+// A payment is idempotent by its signed authorization: the same payment
+// sent again resumes it (settles it if it is still pending) and answers
+// what it bought, never a second charge or a request for a new one.
 package billing
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/jobs"
+	"github.com/okfindex/okf-index/pkg/settle"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
@@ -62,7 +78,14 @@ type Service struct {
 	facilitator *x402.Facilitator
 	baseURL     string
 	store       Store
+	jobs        Jobs
+	settler     *settle.Settler
 	now         func() time.Time
+}
+
+// Jobs inserts a job in a transaction (River's insert-only client).
+type Jobs interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // New builds the service of cfg on st. now is the clock of the payment
@@ -70,7 +93,7 @@ type Service struct {
 // (x402.DefaultTimeout when 0).
 func New(cfg config.Config, st Store, now func() time.Time, timeout time.Duration) (*Service, error) {
 	mode := Mode(cfg.X402Mode)
-	if mode != Live && mode != Dev {
+	if (cfg.Full() || mode != "") && mode != Live && mode != Dev {
 		return nil, fmt.Errorf("billing: X402_MODE %q is not live or dev", cfg.X402Mode)
 	}
 	net, ok := x402.Networks[cfg.X402Network]
@@ -80,9 +103,70 @@ func New(cfg config.Config, st Store, now func() time.Time, timeout time.Duratio
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{mode: mode, networkName: cfg.X402Network, network: net, payTo: cfg.X402PayTo,
+	if timeout == 0 {
+		timeout = requestAttemptTimeout
+	}
+	s := &Service{mode: mode, networkName: cfg.X402Network, network: net, payTo: cfg.X402PayTo,
 		facilitator: &x402.Facilitator{URL: cfg.X402Facilitator, Timeout: timeout},
-		baseURL:     cfg.PublicBaseURL, store: st, now: now}, nil
+		baseURL:     cfg.PublicBaseURL, store: st, now: now}
+	s.settler = &settle.Settler{Store: st, Facilitator: s.facilitator, Enqueue: s.enqueueSend, Now: now}
+	return s, nil
+}
+
+// Facilitator timing in a request: each attempt is bounded by
+// requestAttemptTimeout (the PaymentTimeout option when set), and all the
+// facilitator calls of one request by requestBudget, so that an outage is
+// answered 503 within five seconds; resumeAfter is the Retry-After of a
+// payment whose settle answer did not come in time.
+const (
+	requestAttemptTimeout = 1500 * time.Millisecond
+	requestBudget         = 4 * time.Second
+	resumeAfter           = 5 * time.Second
+)
+
+// UseJobs gives the service its job inserter: a claimed payment's settle
+// job and a paid message's send job are inserted with it.
+func (s *Service) UseJobs(j Jobs) { s.jobs = j }
+
+// enqueueSend inserts the send job of contact message id in tx.
+func (s *Service) enqueueSend(ctx context.Context, tx pgx.Tx, id int64) error {
+	_, err := s.jobs.InsertTx(ctx, tx, jobs.SendContactArgs{ID: id}, nil)
+	return err
+}
+
+// enqueueSettle inserts the settle job of payment id in tx, to run after
+// the request's own attempt.
+func (s *Service) enqueueSettle(ctx context.Context, tx pgx.Tx, id int64) error {
+	_, err := s.jobs.InsertTx(ctx, tx, jobs.SettlePaymentArgs{ID: id},
+		&river.InsertOpts{ScheduledAt: time.Now().Add(jobs.SettlePaymentDelay), MaxAttempts: jobs.SettlePaymentMaxAttempts})
+	return err
+}
+
+// DevWarningEvery is how often a dev deployment logs that it takes no
+// money.
+const DevWarningEvery = time.Hour
+
+// WarnDev logs, at once and every DevWarningEvery until ctx ends, that
+// this deployment is in dev mode; a live one logs nothing.
+func (s *Service) WarnDev(ctx context.Context, log *slog.Logger) {
+	if s.mode != Dev {
+		return
+	}
+	warn := func() {
+		log.WarnContext(ctx, "X402_MODE=dev: payments are simulated and nothing is charged; paid routes let calls through. Never run dev where real people pay.",
+			"x402_mode", string(s.mode))
+	}
+	warn()
+	t := time.NewTicker(DevWarningEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			warn()
+		}
+	}
 }
 
 // Mode is how this deployment takes payments.

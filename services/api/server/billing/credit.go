@@ -1,14 +1,12 @@
 package billing
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/settle"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
@@ -20,24 +18,15 @@ import (
 // A credit token is CreditPrefix and 32 random bytes, base64url without
 // padding (43 characters); CreditHeader carries one besides
 // Authorization: Bearer.
+// (package settle makes them).
 const (
-	CreditPrefix   = "cred_"
-	CreditTokenLen = len(CreditPrefix) + 43
+	CreditPrefix   = settle.TokenPrefix
+	CreditTokenLen = settle.TokenLen
 	CreditHeader   = "X-Credito"
 )
 
 // CreditHash is the stored form of a credit token.
-func CreditHash(token string) []byte {
-	sum := sha256.Sum256([]byte(token))
-	return sum[:]
-}
-
-// NewCreditToken is CreditPrefix plus 32 random bytes.
-func NewCreditToken() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // never fails (crypto/rand)
-	return CreditPrefix + base64.RawURLEncoding.EncodeToString(b)
-}
+func CreditHash(token string) []byte { return settle.Hash(token) }
 
 // CreditToken returns the credit token a request's headers h present:
 // Authorization: Bearer cred_... or X-Credito. ok is false when none is.

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -45,40 +47,36 @@ type CreditMovText struct {
 	Em          string `json:"em"`
 }
 
-// postCredit answers POST /api/credito?usd=1|5|10|25 [full only].
+// postCredit answers POST /api/credito?usd=1|5|10|25 [full only]. usd is
+// exactly one of the packages as written there: no sign, no leading zero.
 func (s *Service) postCredit(c echo.Context) error {
 	ExposeHeaders(c.Response().Header())
 	raw := c.QueryParam("usd")
-	usdN, err := strconv.ParseInt(raw, 10, 64)
-	valid := err == nil
-	if valid {
-		valid = false
-		for _, p := range CreditPackagesUSD {
-			valid = valid || p == usdN
+	var usdN int64
+	for _, p := range CreditPackagesUSD {
+		if raw == strconv.FormatInt(p, 10) {
+			usdN = p
 		}
 	}
-	if !valid {
-		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25.").At("usd")
+	if usdN == 0 || len(c.QueryParams()["usd"]) != 1 {
+		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25, written as such, once.").At("usd")
 	}
 	micros := usdN * 1_000_000
-	req := s.Offer("/api/credito?usd="+raw, micros, "OKF Index prepaid credit, "+USD(micros)+" USD")
-	paid, present, err := s.Collect(c.Request().Context(), c.Request().Header, req, ProductID)
+	req := s.Offer("/api/credito?usd="+strconv.FormatInt(usdN, 10), micros, "OKF Index prepaid credit, "+USD(micros)+" USD")
+	ctx := c.Request().Context()
+	paid, present, err := s.Pay(ctx, c.Request().Header, req, store.GrantSpec{Kind: store.GrantCredit}, caller.Client(ctx).String())
 	if err != nil {
 		return err
 	}
 	if !present {
 		return s.PaymentNeeded(req, apierror.PaymentRequired, "Credit is bought with x402: pay the offer below in USDC and repeat this call with the payment header.")
 	}
-	token := NewCreditToken()
-	if err := s.store.BuyCredit(c.Request().Context(), paid.ID, paid.Transaction, CreditHash(token)); err != nil {
-		return err
-	}
 	paid.SetReceipt(c.Response().Header())
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, CreditPurchase{
-		Token:    token,
+		Token:    paid.Token,
 		SaldoUSD: USD(micros),
-		Guarde:   "Keep this token now: it is shown once and cannot be recovered; whoever holds it spends the credit.",
+		Guarde:   "Keep this token now: it is shown once (again only to this client, for the same payment) and cannot be recovered; whoever holds it spends the credit.",
 		Usar:     "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
 		SaldoEm:  s.baseURL + "/api/credito",
 	})
@@ -100,6 +98,9 @@ func (s *Service) getCredit(c echo.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if b.Mode != string(s.mode) {
+		return InvalidCredit(fmt.Sprintf("This credit token was minted in %s mode; it holds nothing on this %s deployment.", b.Mode, s.mode))
 	}
 	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: USD(b.BalanceMicros),
 		CriadoEm: b.CreatedAt.UTC().Format(time.RFC3339), Movimentos: []CreditMovText{}}

@@ -16,7 +16,8 @@ import (
 func Example() {
 	cfg, err := config.Load(func(k string) string {
 		return map[string]string{"PUBLIC_BASE_URL": "https://okf.example", "VARIANT": "full",
-			"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": "0x1111111111111111111111111111111111111111"}[k]
+			"X402_MODE": "live", "X402_NETWORK": "base", "X402_PAY_TO": "0x1111111111111111111111111111111111111111",
+			"X402_FACILITATOR_URL": "https://facilitator.example"}[k]
 	})
 	if err != nil {
 		panic(err)

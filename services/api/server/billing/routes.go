@@ -41,6 +41,6 @@ func (s *Service) CreditRoutes() []route.Route {
 		{Method: http.MethodPost, Path: "/api/credito", Summary: "Buy prepaid credit with x402", Full: true,
 			Handler: s.postCredit, Usage: route.CountedAsAPI},
 		{Method: http.MethodGet, Path: "/api/credito", Summary: "Balance and movements of a credit token", Full: true,
-			Handler: s.getCredit, Usage: route.CountedAsAPI},
+			Handler: s.getCredit, Usage: route.CountedAsAPI, Credentials: route.TakesCredit},
 	}
 }

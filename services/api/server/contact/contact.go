@@ -80,7 +80,7 @@ func New(d Deps) *Service { return &Service{d: d} }
 func (s *Service) Routes() []route.Route {
 	return []route.Route{
 		{Method: http.MethodPost, Path: "/api/contact", Summary: "Write to the house: the human form with captcha, or an agent's paid message", Full: true,
-			Handler: s.postContact, Usage: route.CountedAsAPI},
+			Handler: s.postContact, Usage: route.CountedAsAPI, Credentials: route.TakesCredit},
 	}
 }
 
@@ -241,10 +241,16 @@ func checkFormTS(ts int64, now time.Time) error {
 	return nil
 }
 
-// agentOf recognises the agent of a request: its API key, else its client.
-func agentOf(c echo.Context) string {
+// AgentOf recognises the agent of a request: the account that owns its
+// API key (every key of an account is one agent, so the free message and
+// the backoff are the account's; an organization's key is the
+// organization's), else its client's network block.
+func AgentOf(c echo.Context) string {
 	if k, ok := caller.APIKey(c); ok {
-		return "key:" + k.ID
+		if k.OrganizationID != nil {
+			return "org:" + *k.OrganizationID
+		}
+		return "account:" + k.IdentityID
 	}
 	return "ip:" + caller.Client(c.Request().Context()).String()
 }
@@ -301,8 +307,10 @@ func (s *Service) verifyHuman(ctx context.Context, req Request, now time.Time) e
 // message is paid (credit, x402, the free first message, dev) or refuses
 // it (402, or 429 within the backoff), and queues it.
 func (s *Service) agentContact(c echo.Context, m store.ContactMessage, now time.Time) error {
-	m.Agent = agentOf(c)
-	path, err := s.d.Billing.QueueAgentContact(c.Request().Context(), c.Request().Header, c.Response().Header(), m, now, s.enqueueContact)
+	m.Agent = AgentOf(c)
+	ctx := c.Request().Context()
+	path, err := s.d.Billing.QueueAgentContact(ctx, c.Request().Header, c.Response().Header(), m, now,
+		caller.Client(ctx).String(), s.enqueueContact)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ type Deps struct {
 	SecurityContact string    // SECURITY_CONTACT
 	MCPRegistryAuth string    // MCP_REGISTRY_AUTH
 	Billing         *billing.Service
+	MetricsToken    string // the operator token: GET /api/health's operator side
 }
 
 // Service answers the discovery routes.
@@ -80,7 +81,7 @@ func (s *Service) IndexRoutes() []route.Route {
 				Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 			}, Call: func(context.Context, map[string]any) (any, error) { return s.index, nil }}},
 		{Method: http.MethodGet, Path: "/api/health", Summary: "Liveness and published build",
-			Handler: s.getHealth, Usage: route.NotCounted},
+			Handler: s.getHealth, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 	}
 }
 

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"time"
 
 	"github.com/okfindex/okf-index/services/api/server/billing"
 )
@@ -14,7 +15,9 @@ import (
 // payments is the operator's finance block: on full, the sums of the x402
 // payments and credit movements (store.Finance), in micro-dollars.
 // received counts only payments settled on chain; those of X402_MODE=dev
-// are simulated_payments.
+// are simulated_payments. pending_payments (claimed or unknown) and the age
+// of the oldest are what the settle_payment job and okfctl payments have
+// left to finish; mode is the deployment's X402_MODE.
 func (s *Service) payments(ctx context.Context) (*Payments, error) {
 	if !s.full {
 		return &Payments{Currency: "USD", ReceivedUSD: billing.USD(0)}, nil
@@ -23,20 +26,33 @@ func (s *Service) payments(ctx context.Context) (*Payments, error) {
 	if err != nil {
 		return nil, err
 	}
+	var oldest *int64
+	if f.PendingOldest != nil {
+		age := max(0, int64(time.Since(*f.PendingOldest)/time.Second))
+		oldest = &age
+	}
+	var mode *string
+	if s.paymentMode != "" {
+		mode = &s.paymentMode
+	}
 	return &Payments{
-		Currency:            "USD",
-		ReceivedMicros:      f.ReceivedMicros,
-		ReceivedUSD:         billing.USD(f.ReceivedMicros),
-		Payments:            f.Payments,
-		CreditSoldMicros:    f.CreditSoldMicros,
-		CreditBalanceMicros: f.CreditBalanceMicros,
-		CreditSpentMicros:   f.CreditSpentMicros,
-		CreditTokens:        f.CreditTokens,
-		CreditDebits:        f.CreditDebits,
-		SimulatedPayments:   f.SimulatedPayments,
-		PendingPayments:     f.PendingPayments,
-		PendingMicros:       f.PendingMicros,
-		FailedPayments:      f.FailedPayments,
+		Currency:             "USD",
+		ReceivedMicros:       f.ReceivedMicros,
+		ReceivedUSD:          billing.USD(f.ReceivedMicros),
+		Payments:             f.Payments,
+		CreditSoldMicros:     f.CreditSoldMicros,
+		CreditBalanceMicros:  f.CreditBalanceMicros,
+		CreditSpentMicros:    f.CreditSpentMicros,
+		CreditTokens:         f.CreditTokens,
+		CreditDebits:         f.CreditDebits,
+		SimulatedPayments:    f.SimulatedPayments,
+		PendingPayments:      f.PendingPayments,
+		PendingMicros:        f.PendingMicros,
+		FailedPayments:       f.FailedPayments,
+		UnknownPayments:      f.UnknownPayments,
+		RefundedPayments:     f.RefundedPayments,
+		PendingOldestSeconds: oldest,
+		Mode:                 mode,
 	}, nil
 }
 
@@ -52,3 +68,6 @@ func (s *Service) accountTotals(ctx context.Context) (Accounts, error) {
 	}
 	return Accounts{Enabled: true, Total: a.Total, KeysLive: &a.KeysLive}, nil
 }
+
+// ShowPaymentMode sets the X402_MODE the finance block shows.
+func (s *Service) ShowPaymentMode(mode string) { s.paymentMode = mode }

@@ -31,6 +31,7 @@ type Service struct {
 	store        Store
 	full         bool   // the full variant: accounts and finance are read
 	metricsToken string // the operator token
+	paymentMode  string // X402_MODE, shown in the finance block (finance.go)
 	cache        *ttlcache.Cache[Metrics]
 }
 
@@ -46,7 +47,7 @@ func (s *Service) Forget() { s.cache.Forget() }
 func (s *Service) Routes() []route.Route {
 	return []route.Route{
 		{Method: http.MethodGet, Path: "/api/metrics", Summary: "Public usage numbers; with the operator token, the finance block",
-			Handler: s.getMetrics, Usage: route.NotCounted},
+			Handler: s.getMetrics, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 	}
 }
 
@@ -129,6 +130,11 @@ type Payments struct {
 	PendingPayments     int64  `json:"pending_payments"`
 	PendingMicros       int64  `json:"pending_micros"`
 	FailedPayments      int64  `json:"failed_payments"`
+	// The payments left to finish (metrics/finance.go).
+	UnknownPayments      int64   `json:"unknown_payments"`
+	PendingOldestSeconds *int64  `json:"pending_oldest_seconds"`
+	RefundedPayments     int64   `json:"refunded_payments"`
+	Mode                 *string `json:"mode"`
 }
 
 // getMetrics answers GET /api/metrics. A request without Authorization is

@@ -121,7 +121,8 @@ const (
 
 // addAPIKeyRefusal adds, to every operation of the full variant that reads
 // API keys (all but those marked x-api-key: false), the 401 invalid_api_key
-// of a key that is not a live key of this product: the rule is one for all
+// of a key that is not a live key of this product, and the 400
+// invalid_request of a credential header sent twice: the rule is one for all
 // routes (the server's keyauth.go), so it is written here once rather than on each
 // operation. An operation with its own 401 gets the name added to it.
 func addAPIKeyRefusal(doc map[string]any) {
@@ -134,6 +135,13 @@ func addAPIKeyRefusal(doc map[string]any) {
 				continue
 			}
 			responses, _ := op["responses"].(map[string]any)
+			if own, ok := responses["400"].(map[string]any); ok {
+				if d, ok := own["description"].(string); ok {
+					own["description"] = d + " Or a credential header sent twice, or two different API keys (`invalid_request`)."
+				}
+			} else if _, ok := responses["400"]; !ok {
+				responses["400"] = map[string]any{"$ref": "#/components/responses/CredentialHeaders"}
+			}
 			if own, ok := responses["401"].(map[string]any); ok {
 				if d, ok := own["description"].(string); ok {
 					own["description"] = d + " Or an API key that is not a live key of this product (`invalid_api_key`)."

@@ -78,7 +78,9 @@ func Error(err error, c echo.Context) {
 		_ = c.NoContent(status)
 		return
 	}
-	if ae != nil && ae.Offer != nil && status == http.StatusPaymentRequired {
+	// A 402, and the contact backoff's 429, carry the offer: a stock x402
+	// client pays at once.
+	if ae != nil && ae.Offer != nil && (status == http.StatusPaymentRequired || status == http.StatusTooManyRequests) {
 		h.Set(x402.HeaderRequiredV2, x402.RequiredHeader(*ae.Offer, body.Message))
 		h.Set("Cache-Control", "no-store")
 		_ = JSON(c, status, paymentRequired{X402Version: 1, Error: body.Error, Message: body.Message,

@@ -41,6 +41,12 @@ type Route struct {
 	// service's signed events, and the payment-view signal, which answers
 	// only 202 or 204. Session routes ignore keys as well.
 	IgnoresAPIKey bool
+	// Credentials names the Authorization credentials the route takes
+	// besides an API key: TakesOperatorToken (Bearer <METRICS_TOKEN>, the
+	// handler judges it) and TakesCredit (Bearer cred_..., the handler
+	// charges it). Any other Authorization is refused before the handler
+	// (keyauth.go): never a silent anonymous request.
+	Credentials Credentials
 	// ReadsIndex marks a route that reads the index from the read pool
 	// (search, cards, statistics, feeds, status, the pages built from
 	// them): only so many of them are served at once, and the rest answer
@@ -56,6 +62,16 @@ type Route struct {
 	// the order of their rows.
 	Tool *Tool
 }
+
+// Credentials are the Authorization credentials a route takes besides an
+// API key, as bits.
+type Credentials int
+
+// The credentials.
+const (
+	TakesOperatorToken Credentials = 1 << iota
+	TakesCredit
+)
 
 // Usage is the usage counter a route's successful requests add to, chosen
 // on its row (Route.Usage). The zero value is no choice: TestRouteDecisions

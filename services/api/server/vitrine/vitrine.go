@@ -50,11 +50,11 @@ func (s *Service) Routes() []route.Route {
 		{Method: http.MethodGet, Path: "/api/vitrine", Summary: "Public usage projection, published hourly by the collector", Full: true,
 			Handler: s.getVitrine, Usage: route.CountedAsAPI},
 		{Method: http.MethodGet, Path: "/api/vitrine/operador", Summary: "The collector's exact usage document (operator token)", Full: true,
-			Handler: s.getOperatorDocument, Usage: route.NotCounted},
+			Handler: s.getOperatorDocument, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 		{Method: http.MethodGet, Path: "/api/vitrine/painel", Summary: "Operator panel of the products the collector publishes (operator token)", Full: true,
-			Handler: s.getPanel, Usage: route.NotCounted},
+			Handler: s.getPanel, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 		{Method: http.MethodGet, Path: "/api/vitrine/cursores", Summary: "How far the collector has read each source (operator token)", Full: true,
-			Handler: s.getCursors, Usage: route.NotCounted},
+			Handler: s.getCursors, Usage: route.NotCounted, Credentials: route.TakesOperatorToken},
 	}
 }
 
@@ -119,6 +119,11 @@ func (s *Service) publishedProjection(ctx context.Context, kind string) (project
 func (s *Service) requireOperator(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	auth := c.Request().Header.Get(echo.HeaderAuthorization)
+	if s.d.MetricsToken == "" {
+		// Contract section 7: the service has no operator token, whatever
+		// is sent.
+		return apierror.New(apierror.TokenNotConfigured, "This service has no operator token configured (METRICS_TOKEN), so the operator views are off.")
+	}
 	if auth == "" {
 		return apierror.New(apierror.InvalidToken, "This route needs the operator token: Authorization: Bearer <METRICS_TOKEN>.")
 	}
