@@ -413,7 +413,7 @@ func group(name, label string, counted, all []wire.Facet, selected []string, est
 		}
 		seen[k] = true
 		o := Option{Value: v, Label: v, Count: count, Checked: sel[k]}
-		if o.Checked || len(g.Options) < facetShown {
+		if o.Checked || (len(g.Options) < facetShown && (count != "" || all == nil)) {
 			g.Options = append(g.Options, o)
 		} else {
 			g.More = append(g.More, o)
