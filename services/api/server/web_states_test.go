@@ -2,11 +2,13 @@ package server
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 )
 
 // main is the <main> of a page.
@@ -188,5 +190,22 @@ func TestWebBundleOwnerRepoDocs(t *testing.T) {
 	page = mainOf(string(a.get("/stats", 200, nil)))
 	if strings.Contains(page, ">code_host<") || !strings.Contains(page, ">GitHub<") {
 		t.Errorf("stats labels: %.800s", page)
+	}
+}
+
+// TestWebAccountSignIn: a signed-out account page links the identity
+// service's sign-in (AUTH_SIGNIN_URL) with this page as where to come back,
+// and says plainly when no address is configured.
+func TestWebAccountSignIn(t *testing.T) {
+	a := newAPIWith(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase + "/", "VARIANT": config.VariantFull,
+		"AUTH_SIGNIN_URL": "https://id.example/sign-in?app=okf"})
+	page := mainOf(string(a.get("/account", 200, nil)))
+	want := `href="https://id.example/sign-in?app=okf&amp;return_to=` + url.QueryEscape(publicBase+"/account") + `"`
+	if !strings.Contains(page, want) || !strings.Contains(page, `id="sign-in"`) {
+		t.Errorf("signed-out account page lacks %s: %s", want, page)
+	}
+	page = mainOf(string(newAPI(t, config.VariantFull).get("/account", 200, nil)))
+	if strings.Contains(page, `id="sign-in"`) || !strings.Contains(page, "names no sign-in address") {
+		t.Errorf("without AUTH_SIGNIN_URL: %s", page)
 	}
 }
