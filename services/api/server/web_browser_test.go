@@ -1,11 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -123,8 +125,14 @@ func TestBrowserPages(t *testing.T) {
 	if !strings.HasPrefix(h1, "Field guide") {
 		t.Errorf("bundle page h1 %q", h1)
 	}
+	// The owner's diagnostics are folded away; opened, they say it.
 	var broken string
-	b.run("broken links", chromedp.Text(`.broken-links`, &broken, chromedp.ByQuery))
+	var folded bool
+	b.run("for the owner", chromedp.Evaluate(`!document.getElementById("for-owner").open`, &folded),
+		chromedp.Click(`#for-owner summary`, chromedp.ByQuery), chromedp.Text(`.broken-links`, &broken, chromedp.ByQuery))
+	if !folded {
+		t.Error("the owner's section is open to every visitor")
+	}
 	if broken != "1 of 3 concept links point at missing files" {
 		t.Errorf("bundle page broken-link line %q", broken)
 	}
@@ -153,6 +161,51 @@ func TestBrowserPages(t *testing.T) {
 	}
 	b.screenshot("search-360px")
 	b.clean("360 px")
+
+	// On a phone the filters fold behind one button and the first result
+	// shows on the first screen; a set filter keeps them open.
+	folded = false
+	var firstTop float64
+	b.run("phone filters", chromedp.Navigate(u+"/?q=guide"), waitJS(cards+` > 0`),
+		chromedp.Evaluate(`!document.getElementById("filter-box").open`, &folded),
+		chromedp.Evaluate(`document.querySelector("#results .card").getBoundingClientRect().top`, &firstTop))
+	if !folded || firstTop > 740 {
+		t.Errorf("phone: filters folded %v, first result at %.0f px", folded, firstTop)
+	}
+	b.run("phone filters open", chromedp.Navigate(u+"/?q=guide&language=Go"), waitJS(cards+` > 0`),
+		waitJS(`document.getElementById("filter-box").open`))
+	b.run("desktop", chromedp.EmulateViewport(1280, 900))
+
+	// The live region announces the count, not the list.
+	var live int
+	b.run("live region", chromedp.Navigate(u+"/"), waitJS(cards+` === 24`),
+		chromedp.Evaluate(`document.querySelectorAll("[aria-live]").length`, &live),
+		chromedp.SendKeys(`#q`, "rust"), waitJS(`location.search === "?q=rust"`),
+		waitJS(`document.getElementById("announce").textContent === document.getElementById("results").dataset.count &&
+			/results?$/.test(document.getElementById("announce").textContent)`))
+	if live != 1 {
+		t.Errorf("%d live regions, want the count's alone", live)
+	}
+	if b.hasAttr(`#results`, "aria-live") {
+		t.Error("the result list is a live region")
+	}
+	b.clean("live region")
+
+	b.everyPage(u, []pageVisit{
+		{"landing", "/", `#results .card`, 0},
+		{"search-q", "/?q=guide&language=Go", `#results .card`, 0},
+		{"search-empty", "/?q=zzzzqqq&language=Go", `#results .empty`, 0},
+		{"search-past-cap", "/?offset=2000", `#results .empty`, 0},
+		{"bundle", "/b/" + ids[3], `article.bundle`, 0},
+		{"bundle-domain", "/b/" + ids[30], `article.bundle`, 0},
+		{"owner", "/o/acme", `.repo-group`, 0},
+		{"repo", "/r/acme/guide-03", `.status`, 0},
+		{"stats", "/stats", `.chart`, 0},
+		{"docs", "/docs", `article.doc`, 0},
+		{"error-404", "/nope", `main h1`, 404},
+		{"account", "/account", `#signin-title`, 0},
+		{"credit", "/credit", `#credit-balance`, 0},
+	})
 	a.server.reports.Flush()
 	if strings.Contains(a.logs.String(), `"code":"UI-`) {
 		t.Errorf("the page reported a failure:\n%s", a.logs.String())
@@ -235,4 +288,48 @@ func TestBrowserReportsFailures(t *testing.T) {
 		}
 	}
 	t.Errorf("not reported: %v\n%s", missing, a.logs.String())
+}
+
+// pageVisit is a page the browser tests visit at every width and scheme.
+type pageVisit struct {
+	name, path, ready string
+	status            int // the page's status when not 200
+}
+
+// everyPage opens each page at 1366 and 360 px wide, in light and dark:
+// axe finds nothing serious, nothing is wider than the screen, no console
+// error; a screenshot of each.
+func (b *chromeTab) everyPage(base string, pages []pageVisit) {
+	b.t.Helper()
+	for _, scheme := range []string{"light", "dark"} {
+		b.run("scheme "+scheme, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))
+		for _, width := range []int64{1366, 360} {
+			b.run("viewport", chromedp.EmulateViewport(width, 800))
+			for _, p := range pages {
+				where := fmt.Sprintf("%s %s %dpx", p.path, scheme, width)
+				var wide bool
+				b.run(where, chromedp.Navigate(base+p.path), chromedp.WaitReady(p.ready, chromedp.ByQuery),
+					chromedp.Evaluate(fmt.Sprintf(`document.documentElement.scrollWidth > %d`, width), &wide))
+				if wide {
+					b.t.Errorf("%s: wider than the screen", where)
+				}
+				b.screenshot(fmt.Sprintf("%s-%dpx-%s", p.name, width, scheme))
+				b.axeCheck(where)
+				if p.status != 0 {
+					b.expectFailedLoads(p.status, p.path)
+				}
+				b.clean(where)
+			}
+		}
+	}
+	b.run("reset", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: ""}}),
+		chromedp.EmulateViewport(1280, 900))
+}
+
+// hasAttr reports whether the element of sel carries attribute name.
+func (b *chromeTab) hasAttr(sel, name string) bool {
+	b.t.Helper()
+	var has bool
+	b.run("attr "+name, chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).hasAttribute(%q)`, sel, name), &has))
+	return has
 }
