@@ -313,6 +313,11 @@ func (b *chromeTab) everyPage(base string, pages []pageVisit) {
 				if wide {
 					b.t.Errorf("%s: wider than the screen", where)
 				}
+				var smallest float64
+				b.run(where+" text size", chromedp.Evaluate(smallestText, &smallest))
+				if smallest < 12 {
+					b.t.Errorf("%s: text drawn %.1f px high, too small to read", where, smallest)
+				}
 				b.screenshot(fmt.Sprintf("%s-%dpx-%s", p.name, width, scheme))
 				b.axeCheck(where)
 				if p.status != 0 {
@@ -325,6 +330,22 @@ func (b *chromeTab) everyPage(base string, pages []pageVisit) {
 	b.run("reset", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: ""}}),
 		chromedp.EmulateViewport(1280, 900))
 }
+
+// smallestText is the height of the smallest line of text drawn in the
+// page's main (an SVG chart scaled down to a phone draws its labels small).
+const smallestText = `(() => {
+	let min = 99;
+	const w = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+	while (w.nextNode()) {
+		const t = w.currentNode;
+		if (!t.textContent.trim() || t.parentElement.closest(".visually-hidden")) continue;
+		const r = document.createRange();
+		r.selectNodeContents(t);
+		const rects = r.getClientRects();
+		if (rects.length && rects[0].width > 0) min = Math.min(min, rects[0].height);
+	}
+	return min;
+})()`
 
 // hasAttr reports whether the element of sel carries attribute name.
 func (b *chromeTab) hasAttr(sel, name string) bool {
