@@ -212,25 +212,44 @@ func TestBrowserPages(t *testing.T) {
 	}
 }
 
-// TestBrowserKeyboard tabs through the search form: every control is
-// reached in order, and Enter on the box searches.
+// TestBrowserKeyboard tabs through the landing page: every control is
+// reached in the visible order, each shows where the focus is, and Enter
+// on the box searches. Then the bundle page's controls, in order.
 func TestBrowserKeyboard(t *testing.T) {
-	_, _, b := newBrowserEnv(t, config.VariantBase, true)
-	var reached []string
-	for range 12 {
-		var id string
-		b.run("tab", chromedp.KeyEvent(kb.Tab),
-			chromedp.Evaluate(`(e => e.id || e.name + "=" + (e.value || e.textContent.trim()))(document.activeElement)`, &id))
-		reached = append(reached, id)
-	}
-	got := strings.Join(reached, " ")
-	for _, want := range []string{"q", "=Search", "origin", "sort", "version=0.1", "version=0.2", "language=Go"} {
-		if !strings.Contains(" "+got+" ", " "+want+" ") {
-			t.Errorf("tabbing does not reach %q: %s", want, got)
+	a, ids, b := newBrowserEnv(t, config.VariantBase, true)
+	tabs := func(n int) []string {
+		var reached []string
+		for range n {
+			var id string
+			var ring bool
+			b.run("tab", chromedp.KeyEvent(kb.Tab),
+				chromedp.Evaluate(`(e => e.id || (e.name ? e.name + "=" + e.value : e.textContent.trim()))(document.activeElement)`, &id),
+				chromedp.Evaluate(`(s => s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`, &ring))
+			if !ring {
+				t.Errorf("the focus on %q is not visible", id)
+			}
+			reached = append(reached, id)
 		}
+		return reached
+	}
+	got := strings.Join(tabs(16), " | ")
+	want := strings.Join([]string{"Skip to content", "OKF Index", "Search", "Statistics", "Docs", "How it works, in the docs",
+		"q", "Search", "origin", "sort", "version=0.1", "version=0.2", "language=Go", "language=Python", "language=Rust",
+		"Hostile <b>bundle</b>"}, " | ") // the filters' button shows on phones only; then the landing lists
+	if got != want {
+		t.Errorf("tab order:\n got %s\nwant %s", got, want)
 	}
 	b.run("search by keyboard", chromedp.Focus(`#q`, chromedp.ByQuery), chromedp.SendKeys(`#q`, "domain"),
 		chromedp.KeyEvent(kb.Enter), waitJS(`location.search.includes("q=domain") && document.querySelectorAll("#results .card").length === 1`))
+	// The bundle page: its owner links, then each copy field and its
+	// button, then the folded owner's section.
+	b.run("bundle", chromedp.Navigate(a.url+"/b/"+ids[3]), chromedp.WaitVisible(`article.bundle`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector(".bundle .meta a").focus()`, nil))
+	got = strings.Join(tabs(9), " | ")
+	if !strings.HasPrefix(got, "guide-03 | Concept 0 | Concept 1 | Concept 2 | use-raw | Copy") ||
+		!strings.Contains(got, "use-clone") {
+		t.Errorf("bundle page tab order: %s", got)
+	}
 	b.clean("keyboard")
 }
 

@@ -128,8 +128,11 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 		}
 	}
 	if withFacets {
-		if in.Index, err = s.facets(ctx); err != nil {
-			return web.SearchView{}, 0, err
+		in.Index = index
+		if in.Index.ByOrigin == nil { // a refused query: the index's facets were not read
+			if in.Index, err = s.facets(ctx); err != nil {
+				return web.SearchView{}, 0, err
+			}
 		}
 		if in.Err == "" && !bare(p) {
 			f, err := s.store.SearchFacets(ctx, p, count)
