@@ -128,4 +128,3 @@ func TestPager(t *testing.T) {
 		t.Errorf("resultsText = %q", got)
 	}
 }
-
