@@ -25,6 +25,8 @@ func TestWholeDescription(t *testing.T) {
 		{"open inline code", long[:900] + "run `okfctl lint --repo", true, "run " + ExcerptMarker, true, "`"},
 		{"open emphasis", long[:900] + "a **very bold claim", true, "a " + ExcerptMarker, true, "**"},
 		{"open fence is closed", "Intro\n\n```go\nfunc main() {\n" + long[:900], true, ExcerptMarker + "\n```\n", true, ""},
+		{"a table row cut", long[:900] + "\n\n| A | B |\n|---|---|\n| 1 | 2 |\n| 3 | fo", true, "| 1 | 2 |\n\n" + ExcerptMarker, true, "| 3"},
+		{"a table header alone", long[:900] + "\n\n## Quick\n\n| Component | Technology | Purp", true, "word " + ExcerptMarker, true, "Quick"},
 		{"a decorator fragment", long[:900] + "[@mlflow.trace decor", true, "word " + ExcerptMarker, true, "[@mlflow"},
 	}
 	for _, tc := range tests {

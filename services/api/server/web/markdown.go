@@ -161,9 +161,36 @@ func wholeDescription(src string, maxRunes int, wasCut bool) (out string, cut bo
 		cutAt = min(cutAt, o)
 	}
 	last = strings.TrimRight(last[:max(cutAt, 0)], " \t\n,;:([{-*_")
+	// A table row the cut ended is left out, and a table left without
+	// its body row with it: a half row renders as a line of pipes.
+	if lines := strings.Split(last, "\n"); isTableLine(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+		rows := 0
+		for i := len(lines) - 1; i >= 0 && isTableLine(lines[i]); i-- {
+			rows++
+		}
+		if rows < 3 { // header, separator, one row at least
+			lines = lines[:len(lines)-rows]
+		}
+		last = strings.Join(lines, "\n")
+	}
 	src = strings.TrimRight(src[:start]+last, " \t\n")
+	// A heading the cut left with nothing under it is left out too.
+	for {
+		i := strings.LastIndex(src, "\n") + 1
+		if i == 0 || !strings.HasPrefix(src[i:], "#") {
+			break
+		}
+		src = strings.TrimRight(src[:i], " \t\n")
+	}
+	if lines := strings.Split(src, "\n"); isTableLine(lines[len(lines)-1]) {
+		return src + "\n\n" + ExcerptMarker, true // after the table, not in a cell
+	}
 	return src + " " + ExcerptMarker, true
 }
+
+// isTableLine reports whether a markdown line is a row of a table.
+func isTableLine(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "|") }
 
 // ugcRel is the rel of every link of bundle content.
 const ugcRel = `rel="nofollow ugc noopener"`
