@@ -163,11 +163,3 @@ func (s *Store) DeleteBundle(ctx context.Context, id string) error {
 // ExactCap is the most bundles a name may have and still make relevance's
 // exact tier.
 const ExactCap = exactCap
-
-// SetFacetSample sets the facets' sample size until the returned function
-// restores it.
-func SetFacetSample(n int) func() {
-	old := facetSample
-	facetSample = n
-	return func() { facetSample = old }
-}

@@ -10,10 +10,11 @@ package store
 //     reads at most CountCap+1 rows; past it the number is the planner's
 //     estimate of the same statement (EXPLAIN, no rows read), never less
 //     than CountCap+1.
-//   - SearchFacets groups a sample of at most FacetSample matches, read in
-//     no particular order (the planner takes the cheapest path): exact when
-//     the matches are at most FacetSample, else each count scaled to the
-//     estimated total and marked estimated.
+//   - SearchFacets counts the same way and groups the rows it counted (at
+//     most CountCap+1, read in no particular order: the planner takes the
+//     cheapest path) by each facet in the same statement: exact up to
+//     CountCap, else each count is the sample's share of the estimate,
+//     marked estimated.
 //   - OwnerBundles and RepoBundles read the bundles_repo_owner and
 //     bundles_repo indexes, at most OwnerPageLimit rows.
 
@@ -33,14 +34,9 @@ import (
 const (
 	// CountCap is the largest exact count: the list ends there (MaxOffset).
 	CountCap = MaxOffset
-	// FacetSample is the most matches the facets of a search group.
-	FacetSample = 2000
 	// OwnerPageLimit is the most bundles an owner or repository page lists.
-	OwnerPageLimit = 500
+	OwnerPageLimit = 200
 )
-
-// facetSample is FacetSample, smaller in a test of the estimate.
-var facetSample = FacetSample
 
 // MatchCount is how many live bundles a search finds.
 type MatchCount struct {
@@ -156,25 +152,33 @@ WHERE v IS NOT NULL
 GROUP BY f, v
 ORDER BY f, count(*) DESC, v`
 
-// SearchFacets counts, for each facet, the values among the live bundles
-// a search with p lists (exact up to FacetSample matches, estimated past
-// it; see the top of this file). total is the search's count
-// (CountMatches): it says which bundles the search lists and scales an
-// estimate.
-func (s *Store) SearchFacets(ctx context.Context, p SearchParams, total MatchCount) (SearchFacets, error) {
+// SearchFacets counts a search's matches (as CountMatches) and, for each
+// facet, the values among them, in one statement over a sample of at most
+// CountCap+1 matches: exact up to CountCap, past it the count is the
+// planner's estimate and each facet count the sample's share of it.
+func (s *Store) SearchFacets(ctx context.Context, p SearchParams) (MatchCount, SearchFacets, error) {
+	c, f, err := s.searchFacets(ctx, p, false)
+	if err == nil && c.N == 0 && p.Q != "" {
+		c, f, err = s.searchFacets(ctx, p, true)
+		c.Some = c.N > 0
+	}
+	return c, f, err
+}
+
+func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (MatchCount, SearchFacets, error) {
 	out := SearchFacets{ByOrigin: map[wire.Origin]int64{}}
 	for _, band := range ConceptBands {
 		out.ByConcepts = append(out.ByConcepts, wire.Facet{V: band})
 	}
 	b := &sqlBuilder{}
-	where, err := matchWhere(b, p, total.Some)
+	where, err := matchWhere(b, p, some)
 	if err != nil || where == "" {
-		return out, err
+		return MatchCount{Exact: true}, out, err
 	}
 	rows, err := s.read.Query(ctx, `WITH m AS MATERIALIZED (SELECT origin, okf_version, repo_language, type, repo_license, concepts
-		FROM bundles WHERE `+where+` LIMIT `+strconv.Itoa(facetSample+1)+`)`+facetSampleSQL, b.args...)
+		FROM bundles WHERE `+where+` LIMIT `+strconv.Itoa(CountCap+1)+`)`+facetSampleSQL, b.args...)
 	if err != nil {
-		return out, fmt.Errorf("store: search facets: %w", err)
+		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
 	}
 	type count struct {
 		f, v string
@@ -185,10 +189,10 @@ func (s *Store) SearchFacets(ctx context.Context, p SearchParams, total MatchCou
 		return c, r.Scan(&c.f, &c.v, &c.n)
 	})
 	if stoppedByReadTimeout(ctx, err) {
-		return out, ErrSearchTimeout
+		return MatchCount{}, out, ErrSearchTimeout
 	}
 	if err != nil {
-		return out, fmt.Errorf("store: search facets: %w", err)
+		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
 	}
 	var sampled int64
 	for _, c := range counts {
@@ -196,16 +200,16 @@ func (s *Store) SearchFacets(ctx context.Context, p SearchParams, total MatchCou
 			sampled += c.n
 		}
 	}
+	total := MatchCount{N: sampled, Exact: true}
 	scale := func(n int64) int64 { return n }
-	if sampled > int64(facetSample) {
-		out.Estimated = true
-		all := sampled
-		if total.N > all {
-			all = total.N
-		} else if est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args); err == nil && est > all {
-			all = est
+	if sampled > CountCap {
+		est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args)
+		if err != nil {
+			return MatchCount{}, out, err
 		}
-		scale = func(n int64) int64 { return max(1, n*all/sampled) }
+		total = MatchCount{N: max(est, CountCap+1)}
+		out.Estimated = true
+		scale = func(n int64) int64 { return max(1, n*total.N/sampled) }
 	}
 	for _, c := range counts {
 		f := wire.Facet{V: c.v, N: scale(c.n)}
@@ -228,7 +232,7 @@ func (s *Store) SearchFacets(ctx context.Context, p SearchParams, total MatchCou
 			}
 		}
 	}
-	return out, nil
+	return total, out, nil
 }
 
 // OwnerBundles lists the bundles of owner's repositories that are not

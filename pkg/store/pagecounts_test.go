@@ -73,35 +73,30 @@ func TestCountMatchesAndFacets(t *testing.T) {
 		t.Errorf("a q that excludes itself: %v", err)
 	}
 
-	// Facets of a search: its own counts.
-	c, err := s.CountMatches(ctx, store.SearchParams{Q: "kotlin"})
+	// Facets of a search: its own counts, and the same count.
+	c, f, err := s.SearchFacets(ctx, store.SearchParams{Q: "kotlin"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := s.SearchFacets(ctx, store.SearchParams{Q: "kotlin"}, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Estimated || len(f.ByLanguage) != 1 || f.ByLanguage[0] != (wire.Facet{V: "Kotlin", N: 101}) ||
+	if c != (store.MatchCount{N: 101, Exact: true}) || f.Estimated || len(f.ByLanguage) != 1 || f.ByLanguage[0] != (wire.Facet{V: "Kotlin", N: 101}) ||
 		len(f.ByVersion) != 1 || f.ByVersion[0].N != 101 || f.ByOrigin[wire.OriginCodeHost] != 101 ||
 		f.ByConcepts[1] != (wire.Facet{V: "1-5", N: 101}) {
-		t.Errorf("facets of q=kotlin: %+v", f)
+		t.Errorf("facets of q=kotlin: %+v %+v", c, f)
 	}
-	// Facets of everything: a sample, scaled to the estimate.
-	defer store.SetFacetSample(100)()
-	c, err = s.CountMatches(ctx, store.SearchParams{})
+	c, f, err = s.SearchFacets(ctx, store.SearchParams{Q: "kotlin served"})
+	if err != nil || c != (store.MatchCount{N: 102, Exact: true, Some: true}) || f.ByOrigin[wire.OriginDomain] != 1 {
+		t.Errorf("facets of words not found together: %+v %+v %v", c, f, err)
+	}
+	// Facets of everything: the sample's shares of the estimate.
+	c, f, err = s.SearchFacets(ctx, store.SearchParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err = s.SearchFacets(ctx, store.SearchParams{}, c)
-	if err != nil {
-		t.Fatal(err)
+	if c.Exact || c.N <= store.CountCap || !f.Estimated {
+		t.Errorf("facets of %d bundles are not estimated: %+v %+v", total, c, f)
 	}
-	if !f.Estimated {
-		t.Errorf("facets of %d bundles are not estimated: %+v", total, f)
-	}
-	if len(f.ByLanguage) == 0 || f.ByLanguage[0].V != "Go" || f.ByOrigin[wire.OriginCodeHost] < 500 {
-		t.Errorf("languages of everything: %+v", f.ByLanguage)
+	if len(f.ByLanguage) == 0 || f.ByLanguage[0].V != "Go" || f.ByOrigin[wire.OriginCodeHost] <= store.CountCap {
+		t.Errorf("languages of everything: %+v", f)
 	}
 }
 

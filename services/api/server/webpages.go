@@ -103,10 +103,14 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 		index, err = s.facets(ctx)
 	}
 	var count store.MatchCount
+	var facets store.SearchFacets
 	if err == nil {
-		if bare(p) {
+		switch {
+		case bare(p):
 			count = store.MatchCount{N: index.Total, Exact: true}
-		} else {
+		case withFacets:
+			count, facets, err = s.store.SearchFacets(ctx, p)
+		default:
 			count, err = s.store.CountMatches(ctx, p)
 		}
 	}
@@ -135,10 +139,7 @@ func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, in
 			}
 		}
 		if in.Err == "" && !bare(p) {
-			f, err := s.store.SearchFacets(ctx, p, count)
-			if err != nil {
-				return web.SearchView{}, 0, err
-			}
+			f := facets
 			in.Facets = &web.FacetCounts{ByOrigin: f.ByOrigin, ByVersion: f.ByVersion, ByLanguage: f.ByLanguage,
 				ByType: f.ByType, ByLicense: f.ByLicense, ByConcepts: f.ByConcepts, Estimated: f.Estimated}
 		}
