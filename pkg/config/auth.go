@@ -35,6 +35,9 @@ type Auth struct {
 	Issuer     string // AUTH_ISSUER: the iss of sessions and events
 	Audience   string // AUTH_AUDIENCE: this product's id, the aud and product of its sessions
 	CSRFSecret string // AUTH_CSRF_SECRET: "" means a random key per process
+	// SignInURL is the identity service's sign-in page (AUTH_SIGNIN_URL),
+	// which the account page links when nobody is signed in; "" names none.
+	SignInURL string
 }
 
 // Configured reports whether a key source is configured.
@@ -48,6 +51,7 @@ func loadAuth(getenv func(string) string) (Auth, error) {
 		Issuer:     or(getenv("AUTH_ISSUER"), DefaultAuthIssuer),
 		Audience:   or(getenv("AUTH_AUDIENCE"), DefaultAuthAudience),
 		CSRFSecret: getenv("AUTH_CSRF_SECRET"),
+		SignInURL:  getenv("AUTH_SIGNIN_URL"),
 	}
 	if a.JWKSURL != "" && a.KeyFile != "" {
 		return Auth{}, fmt.Errorf("config: set AUTH_JWKS_URL or AUTH_KEY_FILE, not both")
@@ -55,6 +59,11 @@ func loadAuth(getenv func(string) string) (Auth, error) {
 	if a.JWKSURL != "" {
 		if u, err := url.Parse(a.JWKSURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return Auth{}, fmt.Errorf("config: AUTH_JWKS_URL %q must be an absolute http(s) URL", a.JWKSURL)
+		}
+	}
+	if a.SignInURL != "" {
+		if u, err := url.Parse(a.SignInURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Auth{}, fmt.Errorf("config: AUTH_SIGNIN_URL %q must be an absolute http(s) URL", a.SignInURL)
 		}
 	}
 	if a.Alg != AlgEdDSA && a.Alg != AlgES256 {

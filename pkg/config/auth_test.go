@@ -18,6 +18,7 @@ func TestLoadAuth(t *testing.T) {
 		"RSA":               {"AUTH_ALG": "RS256"},
 		"short CSRF secret": {"AUTH_CSRF_SECRET": "short"},
 		"ftp JWKS":          {"AUTH_JWKS_URL": "ftp://id.example/jwks.json"},
+		"relative sign-in":  {"AUTH_SIGNIN_URL": "/login"},
 	} {
 		if _, err := Load(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "AUTH_") {
 			t.Errorf("%s: %v", name, err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -198,6 +199,35 @@ func BenchmarkQueries(b *testing.B) {
 		search("relevance words apart", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: apart(i)} }),
 		search("q words apart", func(i int) store.SearchParams { return store.SearchParams{Q: apart(i)} }),
 	)
+	// What the web page adds to a search (pagecounts.go): the count of
+	// its results and the facets of the query.
+	count := func(name string, params func(i int) store.SearchParams) shape {
+		return shape{"count " + name, func(i int) error { _, err := s.CountMatches(ctx, params(i)); return err }, nil}
+	}
+	facets := func(name string, params func(i int) store.SearchParams) shape {
+		return shape{"count+facets " + name, func(i int) error { _, _, err := s.SearchFacets(ctx, params(i)); return err }, nil}
+	}
+	bigOwner, _, _ := strings.Cut(bigRepo, "/")
+	for _, page := range []struct {
+		name string
+		p    func(i int) store.SearchParams
+	}{
+		{"everything", fixed(store.SearchParams{})},
+		{"q common (30%)", fixed(store.SearchParams{Q: common})},
+		{"q medium (3%)", func(i int) store.SearchParams { return store.SearchParams{Q: medium(i)} }},
+		{"q rare", func(i int) store.SearchParams { return store.SearchParams{Q: rare(i)} }},
+		{"q two words", func(i int) store.SearchParams { return store.SearchParams{Q: pair(i)} }},
+		{"q question (6 words)", func(i int) store.SearchParams { return store.SearchParams{Q: question(i)} }},
+		{"language=go", fixed(store.SearchParams{Languages: []string{"go"}})},
+		{"q medium + language=python", func(i int) store.SearchParams {
+			return store.SearchParams{Q: medium(i), Languages: []string{"python"}}
+		}},
+	} {
+		shapes = append(shapes, count(page.name, page.p), facets(page.name, page.p))
+	}
+	shapes = append(shapes,
+		shape{"owner page (largest repo's owner)", func(int) error { _, _, err := s.OwnerBundles(ctx, bigOwner); return err }, nil},
+		shape{"repo page (largest repo)", func(int) error { _, _, err := s.RepoBundles(ctx, bigRepo); return err }, nil})
 
 	type result struct {
 		name     string

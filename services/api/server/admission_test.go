@@ -107,7 +107,7 @@ func TestReadsIndexRows(t *testing.T) {
 	want := map[string]bool{
 		"/api/bundles": true, "/api/bundles/{id}": true, "/api/stats": true, "/api/okf/stats": true,
 		"/api/changes": true, "/feed.atom": true, "/api/ping/status": true, "/api/status": true,
-		"/": true, "/results": true, "/b/{id}": true, "/stats": true,
+		"/": true, "/results": true, "/b/{id}": true, "/stats": true, "/o/{owner}": true, "/r/{owner}/{repo}": true,
 	}
 	for _, r := range a.server.routes {
 		if r.ReadsIndex != want[r.Path] || (r.ReadsIndex && r.Method != http.MethodGet) {

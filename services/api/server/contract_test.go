@@ -258,6 +258,14 @@ func (ct *contractTransport) checkErrorBody(req *http.Request, resp *http.Respon
 		}
 		return nil
 	}
+	if wantsPage(req) {
+		// A browser's request outside the API, or a page's path: the
+		// failure is an HTML page (TestWebErrorPages checks what it says).
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			return fmt.Errorf("Content-Type = %q, want an HTML page", ct)
+		}
+		return nil
+	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		return fmt.Errorf("Content-Type = %q, want application/json", ct)
 	}

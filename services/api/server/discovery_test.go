@@ -141,7 +141,11 @@ func TestAPIIndex(t *testing.T) {
 			for _, e := range idx.Endpoints {
 				path := strings.Replace(e.Path, "{id}", "no-such-id", 1)
 				path = strings.Replace(path, "{arquivo}", "index.md", 1)
+				if strings.HasPrefix(path, "/docs/") {
+					path = strings.Replace(path, "{name}", "faq", 1)
+				}
 				path = strings.Replace(path, "{name}", "app.js", 1)
+				path = strings.Replace(strings.Replace(path, "{owner}", "acme", 1), "{repo}", "guide", 1)
 				if resp, _ := a.do(e.Method, path, nil); resp.StatusCode != 200 && !(strings.Contains(e.Path, "{id}") && resp.StatusCode == 404) &&
 					!(strings.HasPrefix(e.Path, "/api/ping") && resp.StatusCode == 400) &&
 					!(e.Path == "/api/status" && resp.StatusCode == 400) &&

@@ -40,7 +40,6 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
-	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
 	"github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/web"
@@ -199,7 +198,7 @@ func (s *Server) newRouter(log *slog.Logger, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	e.HTTPErrorHandler = respond.Error
+	e.HTTPErrorHandler = s.handleError
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
 	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discovery.Links(s.baseURL))

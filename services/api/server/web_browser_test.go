@@ -1,11 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -123,8 +125,14 @@ func TestBrowserPages(t *testing.T) {
 	if !strings.HasPrefix(h1, "Field guide") {
 		t.Errorf("bundle page h1 %q", h1)
 	}
+	// The owner's diagnostics are folded away; opened, they say it.
 	var broken string
-	b.run("broken links", chromedp.Text(`.broken-links`, &broken, chromedp.ByQuery))
+	var folded bool
+	b.run("for the owner", chromedp.Evaluate(`!document.getElementById("for-owner").open`, &folded),
+		chromedp.Click(`#for-owner summary`, chromedp.ByQuery), chromedp.Text(`.broken-links`, &broken, chromedp.ByQuery))
+	if !folded {
+		t.Error("the owner's section is open to every visitor")
+	}
 	if broken != "1 of 3 concept links point at missing files" {
 		t.Errorf("bundle page broken-link line %q", broken)
 	}
@@ -153,31 +161,95 @@ func TestBrowserPages(t *testing.T) {
 	}
 	b.screenshot("search-360px")
 	b.clean("360 px")
+
+	// On a phone the filters fold behind one button and the first result
+	// shows on the first screen; a set filter keeps them open.
+	folded = false
+	var firstTop float64
+	b.run("phone filters", chromedp.Navigate(u+"/?q=guide"), waitJS(cards+` > 0`),
+		chromedp.Evaluate(`!document.getElementById("filter-box").open`, &folded),
+		chromedp.Evaluate(`document.querySelector("#results .card").getBoundingClientRect().top`, &firstTop))
+	if !folded || firstTop > 740 {
+		t.Errorf("phone: filters folded %v, first result at %.0f px", folded, firstTop)
+	}
+	b.run("phone filters open", chromedp.Navigate(u+"/?q=guide&language=Go"), waitJS(cards+` > 0`),
+		waitJS(`document.getElementById("filter-box").open`))
+	b.run("desktop", chromedp.EmulateViewport(1280, 900))
+
+	// The live region announces the count, not the list.
+	var live int
+	b.run("live region", chromedp.Navigate(u+"/"), waitJS(cards+` === 24`),
+		chromedp.Evaluate(`document.querySelectorAll("[aria-live]").length`, &live),
+		chromedp.SendKeys(`#q`, "rust"), waitJS(`location.search === "?q=rust"`),
+		waitJS(`document.getElementById("announce").textContent === document.getElementById("results").dataset.count &&
+			/results?$/.test(document.getElementById("announce").textContent)`))
+	if live != 1 {
+		t.Errorf("%d live regions, want the count's alone", live)
+	}
+	if b.hasAttr(`#results`, "aria-live") {
+		t.Error("the result list is a live region")
+	}
+	b.clean("live region")
+
+	b.everyPage(u, []pageVisit{
+		{"landing", "/", `#results .card`, 0},
+		{"search-q", "/?q=guide&language=Go", `#results .card`, 0},
+		{"search-empty", "/?q=zzzzqqq&language=Go", `#results .empty`, 0},
+		{"search-past-cap", "/?offset=2000", `#results .empty`, 0},
+		{"bundle", "/b/" + ids[3], `article.bundle`, 0},
+		{"bundle-domain", "/b/" + ids[30], `article.bundle`, 0},
+		{"owner", "/o/acme", `.repo-group`, 0},
+		{"repo", "/r/acme/guide-03", `.status`, 0},
+		{"stats", "/stats", `.chart`, 0},
+		{"docs", "/docs", `article.doc`, 0},
+		{"error-404", "/nope", `main h1`, 404},
+		{"account", "/account", `#signin-title`, 0},
+		{"credit", "/credit", `#credit-balance`, 0},
+	})
 	a.server.reports.Flush()
 	if strings.Contains(a.logs.String(), `"code":"UI-`) {
 		t.Errorf("the page reported a failure:\n%s", a.logs.String())
 	}
 }
 
-// TestBrowserKeyboard tabs through the search form: every control is
-// reached in order, and Enter on the box searches.
+// TestBrowserKeyboard tabs through the landing page: every control is
+// reached in the visible order, each shows where the focus is, and Enter
+// on the box searches. Then the bundle page's controls, in order.
 func TestBrowserKeyboard(t *testing.T) {
-	_, _, b := newBrowserEnv(t, config.VariantBase, true)
-	var reached []string
-	for range 12 {
-		var id string
-		b.run("tab", chromedp.KeyEvent(kb.Tab),
-			chromedp.Evaluate(`(e => e.id || e.name + "=" + (e.value || e.textContent.trim()))(document.activeElement)`, &id))
-		reached = append(reached, id)
-	}
-	got := strings.Join(reached, " ")
-	for _, want := range []string{"q", "=Search", "origin", "sort", "version=0.1", "version=0.2", "language=Go"} {
-		if !strings.Contains(" "+got+" ", " "+want+" ") {
-			t.Errorf("tabbing does not reach %q: %s", want, got)
+	a, ids, b := newBrowserEnv(t, config.VariantBase, true)
+	tabs := func(n int) []string {
+		var reached []string
+		for range n {
+			var id string
+			var ring bool
+			b.run("tab", chromedp.KeyEvent(kb.Tab),
+				chromedp.Evaluate(`(e => e.id || (e.name ? e.name + "=" + e.value : e.textContent.trim()))(document.activeElement)`, &id),
+				chromedp.Evaluate(`(s => s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`, &ring))
+			if !ring {
+				t.Errorf("the focus on %q is not visible", id)
+			}
+			reached = append(reached, id)
 		}
+		return reached
+	}
+	got := strings.Join(tabs(16), " | ")
+	want := strings.Join([]string{"Skip to content", "OKF Index", "Search", "Statistics", "Docs", "How it works, in the docs",
+		"q", "Search", "origin", "sort", "version=0.1", "version=0.2", "language=Go", "language=Python", "language=Rust",
+		"Hostile <b>bundle</b>"}, " | ") // the filters' button shows on phones only; then the landing lists
+	if got != want {
+		t.Errorf("tab order:\n got %s\nwant %s", got, want)
 	}
 	b.run("search by keyboard", chromedp.Focus(`#q`, chromedp.ByQuery), chromedp.SendKeys(`#q`, "domain"),
 		chromedp.KeyEvent(kb.Enter), waitJS(`location.search.includes("q=domain") && document.querySelectorAll("#results .card").length === 1`))
+	// The bundle page: its owner links, then each copy field and its
+	// button, then the folded owner's section.
+	b.run("bundle", chromedp.Navigate(a.url+"/b/"+ids[3]), chromedp.WaitVisible(`article.bundle`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector(".bundle .meta a").focus()`, nil))
+	got = strings.Join(tabs(9), " | ")
+	if !strings.HasPrefix(got, "guide-03 | Concept 0 | Concept 1 | Concept 2 | use-raw | Copy") ||
+		!strings.Contains(got, "use-clone") {
+		t.Errorf("bundle page tab order: %s", got)
+	}
 	b.clean("keyboard")
 }
 
@@ -235,4 +307,69 @@ func TestBrowserReportsFailures(t *testing.T) {
 		}
 	}
 	t.Errorf("not reported: %v\n%s", missing, a.logs.String())
+}
+
+// pageVisit is a page the browser tests visit at every width and scheme.
+type pageVisit struct {
+	name, path, ready string
+	status            int // the page's status when not 200
+}
+
+// everyPage opens each page at 1366 and 360 px wide, in light and dark:
+// axe finds nothing serious, nothing is wider than the screen, no console
+// error; a screenshot of each.
+func (b *chromeTab) everyPage(base string, pages []pageVisit) {
+	b.t.Helper()
+	for _, scheme := range []string{"light", "dark"} {
+		b.run("scheme "+scheme, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))
+		for _, width := range []int64{1366, 360} {
+			b.run("viewport", chromedp.EmulateViewport(width, 800))
+			for _, p := range pages {
+				where := fmt.Sprintf("%s %s %dpx", p.path, scheme, width)
+				var wide bool
+				b.run(where, chromedp.Navigate(base+p.path), chromedp.WaitReady(p.ready, chromedp.ByQuery),
+					chromedp.Evaluate(fmt.Sprintf(`document.documentElement.scrollWidth > %d`, width), &wide))
+				if wide {
+					b.t.Errorf("%s: wider than the screen", where)
+				}
+				var smallest float64
+				b.run(where+" text size", chromedp.Evaluate(smallestText, &smallest))
+				if smallest < 12 {
+					b.t.Errorf("%s: text drawn %.1f px high, too small to read", where, smallest)
+				}
+				b.screenshot(fmt.Sprintf("%s-%dpx-%s", p.name, width, scheme))
+				b.axeCheck(where)
+				if p.status != 0 {
+					b.expectFailedLoads(p.status, p.path)
+				}
+				b.clean(where)
+			}
+		}
+	}
+	b.run("reset", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: ""}}),
+		chromedp.EmulateViewport(1280, 900))
+}
+
+// smallestText is the height of the smallest line of text drawn in the
+// page's main (an SVG chart scaled down to a phone draws its labels small).
+const smallestText = `(() => {
+	let min = 99;
+	const w = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+	while (w.nextNode()) {
+		const t = w.currentNode;
+		if (!t.textContent.trim() || t.parentElement.closest(".visually-hidden")) continue;
+		const r = document.createRange();
+		r.selectNodeContents(t);
+		const rects = r.getClientRects();
+		if (rects.length && rects[0].width > 0) min = Math.min(min, rects[0].height);
+	}
+	return min;
+})()`
+
+// hasAttr reports whether the element of sel carries attribute name.
+func (b *chromeTab) hasAttr(sel, name string) bool {
+	b.t.Helper()
+	var has bool
+	b.run("attr "+name, chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).hasAttribute(%q)`, sel, name), &has))
+	return has
 }

@@ -402,12 +402,22 @@ func TestBrowserAccountNoJavaScript(t *testing.T) {
 	b.run("open", chromedp.Navigate(w.url+"/account"), chromedp.WaitVisible(`#keys table`, chromedp.ByQuery),
 		chromedp.Text(`#keys tbody tr .last4`, &last4, chromedp.ByQuery),
 		chromedp.Text(`#account noscript`, &note, chromedp.ByQuery))
+	// The forms are hidden for real (hidden beats the forms' display),
+	// and the page says why.
 	var formShown bool
-	b.run("form", chromedp.Evaluate(`!document.getElementById("key-create").hidden`, &formShown))
-	if last4 != "hsk_…"+secret[len(secret)-4:] || formShown {
-		t.Errorf("no-JS list %q, form shown %v", last4, formShown)
+	b.run("form", chromedp.Evaluate(`getComputedStyle(document.getElementById("key-create")).display !== "none"`, &formShown))
+	if last4 != "hsk_…"+secret[len(secret)-4:] || formShown || !strings.Contains(note, "so those controls are hidden") {
+		t.Errorf("no-JS list %q, form shown %v, note %q", last4, formShown, note)
 	}
 	b.screenshot("nojs-account")
+	var shown []string
+	b.run("credit", chromedp.Navigate(w.url+"/credit"), chromedp.WaitReady(`#credit-balance`, chromedp.ByQuery),
+		chromedp.Evaluate(`["credit-balance", "credit-buy"].filter(id => getComputedStyle(document.getElementById(id)).display !== "none")`, &shown),
+		chromedp.Text(`main noscript`, &note, chromedp.ByQuery))
+	if len(shown) > 0 || !strings.Contains(note, "so they are hidden") {
+		t.Errorf("no-JS credit page: forms shown %v, note %q", shown, note)
+	}
+	b.screenshot("nojs-credit")
 	b.clean("no JavaScript")
 }
 

@@ -75,7 +75,7 @@ func TestWebSearchPage(t *testing.T) {
 	webCorpus(t, a.store)
 	_, body := a.do("GET", "/", nil)
 	page := string(body)
-	for _, want := range []string{`name="version" value="0.1"`, `name="language" value="Go"`, `<option value="domain"`, `rel="next"`, "/opensearch.xml", `type="application/atom+xml" href="/feed.atom"`, "Results 1–24"} {
+	for _, want := range []string{`name="version" value="0.1"`, `name="language" value="Go"`, `<option value="domain"`, `rel="next"`, "/opensearch.xml", `type="application/atom+xml" href="/feed.atom"`, "32 results · showing 1–24"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("GET / lacks %q", want)
 		}
@@ -85,7 +85,7 @@ func TestWebSearchPage(t *testing.T) {
 		t.Fatal("no next link")
 	}
 	_, body = a.do("GET", strings.ReplaceAll(next[1], "&amp;", "&"), nil)
-	if !strings.Contains(string(body), "Results 25–32") || strings.Contains(string(body), `rel="next"`) || !strings.Contains(string(body), `rel="first"`) {
+	if !strings.Contains(string(body), "32 results · showing 25–32") || strings.Contains(string(body), `rel="next"`) || !strings.Contains(string(body), `href="/" rel="prev"`) {
 		t.Errorf("second page: %s", body)
 	}
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
@@ -77,43 +78,105 @@ func (s *Server) facets(ctx context.Context) (wire.IndexStats, error) {
 	return wire.IndexStats{}, errors.New("server: statistics of an unknown shape")
 }
 
-// searchView runs the search of a page's query. A query the API refuses
-// is a page that says why, with status 400.
+// landingSize is how many bundles each list of the landing page shows.
+const landingSize = 5
+
+// searchView runs the search of a page's query, its count and, for the
+// whole page (withFacets), the filters' counts for the query and, on the
+// bare first page, the landing lists. A query the API refuses is a page
+// that says why, with status 400.
 func (s *Server) searchView(c echo.Context, withFacets bool) (web.SearchView, int, error) {
 	ctx := c.Request().Context()
 	status := http.StatusOK
 	apiQuery, form, selected, err := pageQuery(c.Request().URL.RawQuery)
 	in := web.SearchInput{Q: strings.TrimSpace(form.Get("q")), Origin: form.Get("origin"), Sort: form.Get("sort"),
 		Selected: selected, Full: s.full, Form: form}
+	var p store.SearchParams
 	if err == nil {
-		in.Page, err = s.search(ctx, apiQuery)
+		p, err = parseSearch(apiQuery, s.full)
+	}
+	if err == nil {
+		in.Page, err = s.searchParsed(ctx, p)
+	}
+	var index wire.IndexStats
+	if err == nil && (withFacets || bare(p)) {
+		index, err = s.facets(ctx)
+	}
+	var count store.MatchCount
+	var facets store.SearchFacets
+	if err == nil {
+		switch {
+		case bare(p):
+			count = store.MatchCount{N: index.Total, Exact: true}
+		case withFacets:
+			count, facets, err = s.store.SearchFacets(ctx, p)
+		default:
+			count, err = s.store.CountMatches(ctx, p)
+		}
 	}
 	if err != nil {
 		// A refusal of the query (a bad parameter, a q that excludes
 		// itself) is the page's own 400, in HTML; anything else is the
-		// router's error.
+		// router's error (an error page too).
 		code, body, _ := apierror.Response(err)
 		if code != http.StatusBadRequest {
 			return web.SearchView{}, 0, err
 		}
 		status, in.Err = code, body.Message
+	} else {
+		in.Count = web.Count{N: count.N, Exact: count.Exact, Known: true}
 	}
 	if in.Page.Next != nil {
 		if u, err := url.Parse(*in.Page.Next); err == nil {
 			in.NextQuery = u.RawQuery
 		}
 	}
-	if in.Page.Offset > 0 {
-		first, _ := url.ParseQuery(apiQuery)
-		first.Del("offset")
-		in.FirstQuery = first.Encode()
-	}
 	if withFacets {
-		if in.Stats, err = s.facets(ctx); err != nil {
-			return web.SearchView{}, 0, err
+		in.Index = index
+		if in.Index.ByOrigin == nil { // a refused query: the index's facets were not read
+			if in.Index, err = s.facets(ctx); err != nil {
+				return web.SearchView{}, 0, err
+			}
+		}
+		if in.Err == "" && !bare(p) {
+			f := facets
+			in.Facets = &web.FacetCounts{ByOrigin: f.ByOrigin, ByVersion: f.ByVersion, ByLanguage: f.ByLanguage,
+				ByType: f.ByType, ByLicense: f.ByLicense, ByConcepts: f.ByConcepts, Estimated: f.Estimated}
+		}
+		if in.Err == "" && bare(p) && p.Offset == 0 && p.After == "" {
+			if in.Lists, err = s.landingLists(ctx); err != nil {
+				return web.SearchView{}, 0, err
+			}
 		}
 	}
 	return web.NewSearchView(in), status, nil
+}
+
+// bare reports whether a search has no words and no filter: the whole
+// index, in some order.
+func bare(p store.SearchParams) bool {
+	return p.Q == "" && p.Origin == "" && p.Repo == "" && len(p.Versions) == 0 && len(p.Languages) == 0 &&
+		p.Concept == "" && len(p.ConceptBands) == 0 && len(p.Types) == 0 && len(p.Licenses) == 0
+}
+
+// landingLists are the landing page's short lists: the newest bundles, the
+// last updated and the most starred.
+func (s *Server) landingLists(ctx context.Context) ([]web.BundleList, error) {
+	var out []web.BundleList
+	for _, l := range []struct {
+		id, title string
+		sort      wire.Sort
+	}{{"list-recent", "Recently added", wire.SortRecent}, {"list-updated", "Recently updated", wire.SortUpdated},
+		{"list-stars", "Most starred", wire.SortStars}} {
+		page, err := s.searchParsed(ctx, store.SearchParams{Sort: l.sort, Limit: landingSize})
+		if err != nil {
+			return nil, err
+		}
+		if len(page.Items) > 0 {
+			out = append(out, web.LandingList(l.id, l.title, "/?sort="+string(l.sort), page.Items))
+		}
+	}
+	return out, nil
 }
 
 // getSearchPage answers GET /: the search page, with the filters of
@@ -139,17 +202,20 @@ func (s *Server) getResultsFragment(c echo.Context) error {
 // getBundlePage answers GET /b/{id}: one bundle's page, live or low, as
 // its card answers; a missing bundle is a 404 page.
 func (s *Server) getBundlePage(c echo.Context) error {
-	card, err := s.bundle(c.Request().Context(), c.Param("id"))
-	if status, body, internal := apierror.Response(err); err != nil && !internal && status == http.StatusNotFound {
-		v := web.NewErrorView(http.StatusNotFound, body.Message, s.full)
-		return s.writePage(c, http.StatusNotFound, func(w io.Writer) error { return s.web.Render(w, "error", v) })
-	} else if err != nil {
+	ctx := c.Request().Context()
+	if !idShape.MatchString(c.Param("id")) {
+		return apierror.New(apierror.NotFound, "No public bundle has that id.")
+	}
+	b, err := s.store.GetBundle(ctx, c.Param("id"))
+	if err != nil {
 		return err
 	}
-	v := web.NewBundleView(card, s.full)
+	card := s.publish(b)
+	v := web.NewBundleView(card, s.full, s.baseURL)
+	v.Low = b.Visibility == wire.VisibilityLow
 	v.Canonical = s.baseURL + "/b/" + card.ID
 	if card.Source.Repo != nil {
-		links, ok, err := s.store.BundleLinks(c.Request().Context(), card.ID)
+		links, ok, err := s.store.BundleLinks(ctx, card.ID)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -55,7 +56,7 @@ func (s *Server) getAccountKeys(c echo.Context) error {
 // accountView reads the request's session and, when it has one, its keys:
 // the account page and its status.
 func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
-	in := web.AccountInput{MaxKeys: store.LiveKeyLimit}
+	in := web.AccountInput{MaxKeys: store.LiveKeyLimit, SignInURL: s.signInURL()}
 	status := http.StatusOK
 	sess, err := s.currentSession(c)
 	var ae *apierror.Error
@@ -119,6 +120,20 @@ func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Wri
 // getCreditPage answers GET /credit: the balance form, the packages and,
 // through the script, their payment requirements.
 func (s *Server) getCreditPage(c echo.Context) error {
-	v := web.NewCreditView(billing.CreditPackagesUSD, s.baseURL)
+	_, selling := s.billing.PayTo()
+	v := web.NewCreditView(billing.CreditPackagesUSD, s.baseURL, selling)
 	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "credit", v) })
+}
+
+// signInURL is the identity service's sign-in page with this deployment's
+// account page as where to come back, or "" when none is configured.
+func (s *Server) signInURL() string {
+	u, err := url.Parse(s.cfg.Auth.SignInURL)
+	if s.cfg.Auth.SignInURL == "" || err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("return_to", s.baseURL+"/account")
+	u.RawQuery = q.Encode()
+	return u.String()
 }

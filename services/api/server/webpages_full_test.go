@@ -169,10 +169,18 @@ func TestCreditPage(t *testing.T) {
 	resp, body := a.do(http.MethodGet, "/credit", nil)
 	checkPageHeaders(t, "/credit", resp, body)
 	page := string(body)
-	for _, want := range []string{`value="1" checked`, `value="5"`, `value="10"`, `value="25"`, "<noscript>",
-		"X-Credito: cred_...", publicBase + "/api/credito", `id="pay-view"`, `src="/assets/full.js?v=`} {
+	// This deployment has no receiving address (X402_PAY_TO): it shows
+	// no payee and offers nothing to buy, and says why. (The browser test
+	// of the credit page, with an address, buys.)
+	for _, want := range []string{`id="not-selling"`, "X402_PAY_TO", "<noscript>",
+		"X-Credito: cred_...", publicBase + "/api/credito", `src="/assets/full.js?v=`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the credit page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{`id="pay-view"`, `id="credit-buy"`, "0x0000000000"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the credit page of a deployment that sells nothing has %q", bad)
 		}
 	}
 	// The token field has no name: a form sent without the script carries

@@ -9,6 +9,8 @@
 package discovery
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,4 +160,23 @@ func (s *Service) securityTxt(now time.Time) string {
 // getOpenAPI answers GET /openapi.json with the document computed at start.
 func (s *Service) getOpenAPI(c echo.Context) error {
 	return s.writeDocument(c, echo.MIMEApplicationJSON, s.openAPIJSON)
+}
+
+// OKFDoc is one file of the service's documentation bundle, as GET
+// /okf/{name} serves it (the base URL filled in); ok is false for any
+// other name. The web page renders it for people.
+func (s *Service) OKFDoc(name string) (text string, ok bool) {
+	text, ok = s.docs.okf[name]
+	return text, ok
+}
+
+// OKFDocNames are the files of the documentation bundle, index.md first.
+func (s *Service) OKFDocNames() []string {
+	names := []string{"index.md"}
+	for _, n := range slices.Sorted(maps.Keys(s.docs.okf)) {
+		if n != "index.md" {
+			names = append(names, n)
+		}
+	}
+	return names
 }

@@ -278,3 +278,13 @@ func repoStatusMessage(st store.RepoStatus, out wire.RepoStatusPage) string {
 	return fmt.Sprintf("The sweep last read %s at %s; items are the index.md files that read saw, and bundles of the repository it no longer saw.",
 		st.Repo, out.CheckedAt.Format(wire.TimestampLayout))
 }
+
+// Page is the first page of what GET /api/status answers of repo (owner/name,
+// lowercase), for the repository's web page.
+func (s *Service) Page(ctx context.Context, repo string) (wire.RepoStatusPage, error) {
+	st, err := s.store.RepoStatus(ctx, repo, "", store.MaxOwnerStatus)
+	if err != nil {
+		return wire.RepoStatusPage{}, err
+	}
+	return repoStatusPage(st, s.now()), nil
+}

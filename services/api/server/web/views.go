@@ -3,10 +3,8 @@ package web
 import (
 	"html/template"
 	"net/url"
-	"strconv"
 	"strings"
 
-	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -19,31 +17,20 @@ type Chrome struct {
 	Canonical   string // absolute URL of the page, or ""
 }
 
-// Option is one choice of a filter or a select.
-type Option struct {
-	Value, Label string
-	Count        int64 // 0: not shown
-	Checked      bool
-}
-
-// FilterGroup is one multi-valued filter of the search form (a fieldset of
-// checkboxes named Name).
-type FilterGroup struct {
-	Name, Label string
-	Options     []Option
-}
-
 // CardView is one search result.
 type CardView struct {
-	URL      string
-	Name     template.HTML // highlighted, escaped
-	Tagline  template.HTML // highlighted, escaped
-	Version  string
-	Concepts int
-	Origin   string // the repository or the host
-	Repo     *RepoView
-	Updated  Date
-	Snippet  *SnippetView // the passage q matched, nil when none to show
+	URL        string
+	Name       template.HTML // highlighted, escaped
+	Tagline    template.HTML // highlighted, escaped
+	Version    string
+	Concepts   int
+	Origin     string // the repository (as GitHub spells it) or the host
+	OwnerURL   string // the owner's page, "" for a domain bundle
+	RepoURL    string // the repository's page, "" for a domain bundle
+	Visibility string // low: kept out of search (owner and repository pages)
+	Repo       *RepoView
+	Updated    Date
+	Snippet    *SnippetView // the passage q matched, nil when none to show
 }
 
 // RepoView is a repository's signals as shown.
@@ -84,195 +71,47 @@ func repoView(r *wire.RepoSignal) *RepoView {
 
 // cardView is a search result of c with the query's words marked.
 func cardView(c wire.Card, h Highlighter) CardView {
-	origin := c.Source.Host
-	if c.Source.Repo != nil {
-		origin = *c.Source.Repo
-	}
-	return CardView{
+	v := CardView{
 		URL: "/b/" + url.PathEscape(c.ID), Name: h.Mark(c.Name), Tagline: h.Mark(c.Tagline),
-		Version: c.OKFVersion, Concepts: c.Concepts, Origin: origin, Repo: repoView(c.Repo), Updated: dateOf(c.UpdatedAt),
+		Version: c.OKFVersion, Concepts: c.Concepts, Origin: c.Source.Host, Repo: repoView(c.Repo), Updated: dateOf(c.UpdatedAt),
 		Snippet: snippetView(c.Snippet),
 	}
-}
-
-// Results is the list part of the search page, also served alone.
-type Results struct {
-	Items    []CardView
-	From, To int    // 1-based positions of the first and last item
-	Next     string // the next page's link, from the API's own next; "" on the last
-	First    string // the first page's link when this is a later one
-	Error    string // a refused query, in one sentence
-	Searched bool   // a text query was given
-	// DidYouMean are the page's did_you_mean, each linked to the same
-	// search with it as q.
-	DidYouMean []Suggestion
-}
-
-// SearchView is the search page.
-type SearchView struct {
-	Chrome
-	Q       string
-	Origins []Option
-	Sorts   []Option
-	Filters []FilterGroup
-	Results Results
-}
-
-// SearchInput is what the server hands over to build a search page.
-type SearchInput struct {
-	Q, Origin, Sort string
-	Selected        map[string][]string // version, language, type, license, concepts
-	Stats           wire.IndexStats     // facets offered as filters
-	Page            wire.Page
-	NextQuery       string     // query string of the next page; "" when none
-	Form            url.Values // the page's parameters as given, for the did-you-mean links
-	FirstQuery      string     // query string of the first page, when Page is a later one
-	Err             string
-	Full            bool
-}
-
-// ConceptBands are the bands of the concepts filter, in order.
-var ConceptBands = []string{"0", "1-5", "6-20", "21-100", "101+"}
-
-// NewSearchView builds the search page.
-func NewSearchView(in SearchInput) SearchView {
-	h := NewHighlighter(in.Q)
-	title := "OKF Index: search OKF bundles"
-	if in.Q != "" {
-		title = in.Q + " · OKF Index"
-	}
-	v := SearchView{
-		Chrome: Chrome{Title: title, Nav: "search", Full: in.Full,
-			Description: "Search the public index of OKF (Open Knowledge Format) bundles by name, topic, version and language."},
-		Q:       in.Q,
-		Origins: choices(in.Origin, [][2]string{{"", "Any origin"}, {"code_host", "Code host (GitHub)"}, {"domain", "Domain (IndexNow)"}}),
-		Sorts: choices(in.Sort, [][2]string{{"", "Best match, or newest"}, {"relevance", "Relevance"}, {"recent", "Newest"},
-			{"updated", "Recently updated"}, {"name", "Name"}, {"stars", "Stars"}}),
-	}
-	v.Filters = append(v.Filters,
-		group("version", "Version", in.Stats.ByVersion, in.Selected["version"], 8),
-		group("language", "Language", in.Stats.ByLanguage, in.Selected["language"], 10))
-	if in.Full {
-		bands := make([]wire.Facet, 0, len(ConceptBands))
-		for _, b := range ConceptBands {
-			bands = append(bands, wire.Facet{V: b, N: facetCount(in.Stats.ByConcepts, b)})
-		}
-		v.Filters = append(v.Filters,
-			group("type", "Type", in.Stats.ByType, in.Selected["type"], 8),
-			group("license", "License", in.Stats.ByLicense, in.Selected["license"], 8),
-			group("concepts", "Concepts", bands, in.Selected["concepts"], len(ConceptBands)))
-	}
-	r := Results{Error: in.Err, Searched: in.Q != "", From: in.Page.Offset + 1, To: in.Page.Offset + len(in.Page.Items)}
-	for _, c := range in.Page.Items {
-		r.Items = append(r.Items, cardView(c, h))
-	}
-	for _, q := range in.Page.DidYouMean {
-		r.DidYouMean = append(r.DidYouMean, Suggestion{Text: q, URL: "/?" + withQ(in.Form, q)})
-	}
-	if in.NextQuery != "" {
-		r.Next = "/?" + in.NextQuery
-	}
-	if in.FirstQuery != "" {
-		r.First = "/?" + in.FirstQuery
-	}
-	v.Results = r
-	return v
-}
-
-func choices(selected string, opts [][2]string) []Option {
-	out := make([]Option, len(opts))
-	for i, o := range opts {
-		out[i] = Option{Value: o[0], Label: o[1], Checked: o[0] == selected}
-	}
-	return out
-}
-
-func facetCount(fs []wire.Facet, v string) int64 {
-	for _, f := range fs {
-		if f.V == v {
-			return f.N
-		}
-	}
-	return 0
-}
-
-// group offers the first max values of a facet, and any selected value the
-// facet does not list, so a selection can always be undone.
-func group(name, label string, facets []wire.Facet, selected []string, max int) FilterGroup {
-	g := FilterGroup{Name: name, Label: label}
-	sel := map[string]bool{}
-	for _, s := range selected {
-		sel[s] = true
-	}
-	for i, f := range facets {
-		if i < max || sel[f.V] {
-			g.Options = append(g.Options, Option{Value: f.V, Label: f.V, Count: f.N, Checked: sel[f.V]})
-			delete(sel, f.V)
-		}
-	}
-	for _, s := range selected {
-		if sel[s] {
-			g.Options = append(g.Options, Option{Value: s, Label: s, Checked: true})
-		}
-	}
-	return g
-}
-
-// ConceptView is one concept of a bundle page.
-type ConceptView struct {
-	Name, URL, Summary string // URL: http(s) only, else ""
-}
-
-// BundleView is the bundle page.
-type BundleView struct {
-	Chrome
-	Card        wire.Card
-	Description template.HTML
-	Concepts    []ConceptView
-	Repo        *RepoView
-	Origin      string
-	JSONURL     string
-	LintLine    string
-	Indexed     Date
-	Updated     Date
-	// BrokenLinks is the sentence that counts the concept links pointing at
-	// files missing from the repository at the latest read ("" when none
-	// are, or no read checked them); StatusURL is the repository's owner
-	// status (GET /api/status), "" for a domain bundle.
-	BrokenLinks string
-	StatusURL   string
-}
-
-// SetLinks records the latest read's count of the bundle's concept links
-// inside its repository and of those pointing at missing files.
-func (v *BundleView) SetLinks(total, missing int) {
-	if missing > 0 {
-		v.BrokenLinks = okf.MissingLinksLine(missing, total)
-	}
-}
-
-// NewBundleView builds the page of card c.
-func NewBundleView(c wire.Card, full bool) BundleView {
-	v := BundleView{
-		Chrome:      Chrome{Title: c.Name + " · OKF Index", Description: c.Tagline, Full: full},
-		Card:        c,
-		Description: Markdown(c.Description),
-		Repo:        repoView(c.Repo),
-		Origin:      c.Source.Host,
-		JSONURL:     "/api/bundles/" + url.PathEscape(c.ID),
-		LintLine:    lintLine(c),
-		Indexed:     dateOf(c.IndexedAt),
-		Updated:     dateOf(c.UpdatedAt),
-	}
 	if c.Source.Repo != nil {
-		v.Origin = *c.Source.Repo
-		v.StatusURL = "/api/status?" + url.Values{"repo": {*c.Source.Repo}}.Encode()
+		v.Origin = DisplayRepo(c)
+		v.OwnerURL, v.RepoURL = OwnerPath(*c.Source.Repo), RepoPath(*c.Source.Repo)
 	}
-	for _, k := range c.ConceptList {
-		v.Concepts = append(v.Concepts, ConceptView{Name: k.Name, URL: webURL(k.URL), Summary: k.Summary})
-	}
-	v.Card.IndexURL, v.Card.PageURL, v.Card.Source.URL = webURL(c.IndexURL), webURL(c.PageURL), webURL(c.Source.URL)
 	return v
+}
+
+// DisplayRepo is a repository bundle's owner/repo as GitHub spells it: the
+// store keeps it lowercase (contract 2.3), and the source URL as the
+// sweep read it, in GitHub's case.
+func DisplayRepo(c wire.Card) string {
+	if c.Source.Repo == nil {
+		return ""
+	}
+	repo := *c.Source.Repo
+	u, err := url.Parse(c.Source.URL)
+	if err != nil {
+		return repo
+	}
+	parts := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 3)
+	if len(parts) >= 2 && strings.EqualFold(parts[0]+"/"+parts[1], repo) {
+		return parts[0] + "/" + parts[1]
+	}
+	return repo
+}
+
+// OwnerPath is the page of the owner of repo (owner/name).
+func OwnerPath(repo string) string {
+	owner, _, _ := strings.Cut(repo, "/")
+	return "/o/" + url.PathEscape(owner)
+}
+
+// RepoPath is the page of repository repo (owner/name).
+func RepoPath(repo string) string {
+	owner, name, _ := strings.Cut(repo, "/")
+	return "/r/" + url.PathEscape(owner) + "/" + url.PathEscape(name)
 }
 
 // webURL keeps an absolute http or https URL and drops anything else.
@@ -338,17 +177,17 @@ func NewStatsView(st wire.IndexStats, full bool) StatsView {
 	v := StatsView{
 		Chrome: Chrome{Title: "Statistics · OKF Index", Nav: "stats", Full: full,
 			Description: "What the OKF Index holds: bundles by origin, version and language."},
-		Total: strconv.FormatInt(st.Total, 10),
+		Total: thousands(st.Total),
 	}
 	if st.LastUpdate != nil {
 		v.LastUpdate = dateOf(*st.LastUpdate)
 	}
 	origins := []wire.Facet{{V: "code_host", N: st.ByOrigin[wire.OriginCodeHost]}, {V: "domain", N: st.ByOrigin[wire.OriginDomain]}}
-	v.Charts = append(v.Charts, chart("origin", "By origin", origins),
-		chart("version", "By OKF version", st.ByVersion), chart("language", "By repository language", st.ByLanguage))
+	v.Charts = append(v.Charts, chart("origin", "By origin", origins, func(v string) string { return OriginLabel(wire.Origin(v)) }),
+		chart("version", "By OKF version", st.ByVersion, nil), chart("language", "By repository language", st.ByLanguage, nil))
 	if full {
-		v.Charts = append(v.Charts, chart("type", "By type", st.ByType),
-			chart("concepts", "By number of concepts", st.ByConcepts), chart("license", "By license", st.ByLicense))
+		v.Charts = append(v.Charts, chart("type", "By type", st.ByType, nil),
+			chart("concepts", "By number of concepts", st.ByConcepts, nil), chart("license", "By license", st.ByLicense, nil))
 	}
 	return v
 }
@@ -356,19 +195,23 @@ func NewStatsView(st wire.IndexStats, full bool) StatsView {
 // maxBars bounds the bars of one chart.
 const maxBars = 12
 
-func chart(param, title string, facets []wire.Facet) Chart {
+// chart draws facets; label names a value in words (nil: as it is).
+func chart(param, title string, facets []wire.Facet, label func(string) string) Chart {
 	c := Chart{ID: "chart-" + param, Title: title, Param: param}
 	var top int64 = 1
 	for _, f := range facets {
 		top = max(top, f.N)
 	}
 	for i, f := range facets[:min(len(facets), maxBars)] {
-		label := f.V
-		if r := []rune(label); len(r) > 24 {
-			label = string(r[:23]) + "…"
+		text := f.V
+		if label != nil {
+			text = label(f.V)
+		}
+		if r := []rune(text); len(r) > 24 {
+			text = string(r[:23]) + "…"
 		}
 		c.Bars = append(c.Bars, Bar{
-			Label: label, N: f.N, Count: strconv.FormatInt(f.N, 10),
+			Label: text, N: f.N, Count: thousands(f.N),
 			Href: "/?" + url.Values{param: {f.V}}.Encode(),
 			Y:    i * barRow, TextY: i*barRow + 17, Width: max(2, int(f.N*barSpace/top)),
 		})
@@ -377,14 +220,32 @@ func chart(param, title string, facets []wire.Facet) Chart {
 	return c
 }
 
-// ErrorView is the page of a missing bundle or a failure.
+// ErrorView is the page of a failed request: what happened, in words, and
+// where to go from there.
 type ErrorView struct {
 	Chrome
-	Status  int
-	Message string
+	Status   int
+	Heading  string
+	Message  string
+	Retry    bool // a failure of ours or a limit: trying again later may work
+	NotFound bool
 }
 
-// NewErrorView builds an error page.
+// NewErrorView builds an error page of status with the API's message.
 func NewErrorView(status int, message string, full bool) ErrorView {
-	return ErrorView{Chrome: Chrome{Title: "Not found · OKF Index", Full: full}, Status: status, Message: message}
+	v := ErrorView{Status: status, Message: message}
+	switch {
+	case status == 404:
+		v.Heading, v.NotFound = "Not found", true
+	case status == 405:
+		v.Heading = "This address does not answer that method"
+	case status == 429:
+		v.Heading, v.Retry = "Too many requests", true
+	case status >= 500:
+		v.Heading, v.Retry = "Something failed on our side", true
+	default:
+		v.Heading = "This request cannot be answered"
+	}
+	v.Chrome = Chrome{Title: v.Heading + " · OKF Index", Full: full}
+	return v
 }

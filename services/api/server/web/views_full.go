@@ -42,6 +42,10 @@ type AccountInput struct {
 	Orgs         []OrgInput
 	Keys         []KeyInput
 	MaxKeys      int
+	// SignInURL is where the identity service signs people in
+	// (AUTH_SIGNIN_URL), with this page as where to come back; "" when
+	// the deployment names none.
+	SignInURL string
 }
 
 // KeyView is one row of the key list.
@@ -125,15 +129,19 @@ type CreditView struct {
 	Packages   []CreditPackage
 	BalanceURL string // absolute URL of GET /api/credito, for the no-JavaScript line
 	BillingURL string
+	// Selling is false when the deployment has no receiving address
+	// (X402_PAY_TO): it shows no payee and offers nothing to buy.
+	Selling bool
 }
 
 // NewCreditView builds the credit page of the packages (in USD) on sale.
-func NewCreditView(packagesUSD []int64, baseURL string) CreditView {
+func NewCreditView(packagesUSD []int64, baseURL string, selling bool) CreditView {
 	v := CreditView{
 		Chrome: Chrome{Title: "Prepaid credit · OKF Index", Nav: "credit", Full: true,
 			Description: "Read the balance of a prepaid credit token and see how to buy credit with an x402 wallet."},
 		BalanceURL: baseURL + "/api/credito",
 		BillingURL: baseURL + "/api/billing",
+		Selling:    selling,
 	}
 	for i, n := range packagesUSD {
 		v.Packages = append(v.Packages, CreditPackage{USD: n, Label: strconv.FormatInt(n, 10) + " USD", Checked: i == 0})

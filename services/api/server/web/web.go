@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"mime"
 	"path"
+	"strings"
 )
 
 //go:embed templates
@@ -26,7 +27,7 @@ var assetFS embed.FS
 
 // pageTemplates are the pages, each parsed with the layout; "results" is
 // also rendered alone, the fragment that search as you type swaps in.
-var pageTemplates = []string{"search", "bundle", "stats", "error", "account", "credit"}
+var pageTemplates = []string{"search", "bundle", "stats", "error", "account", "credit", "owner", "docs"}
 
 // Asset is one embedded file served under /assets/.
 type Asset struct {
@@ -60,7 +61,20 @@ func New() (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": s.AssetURL}
+	funcs := template.FuncMap{"asset": s.AssetURL,
+		// dict pairs a filter's name with one of its options.
+		"dict": func(name string, o Option) struct {
+			Name string
+			O    Option
+		} {
+			return struct {
+				Name string
+				O    Option
+			}{name, o}
+		},
+		"owner":    func(repo string) string { o, _, _ := strings.Cut(repo, "/"); return o },
+		"repoName": func(repo string) string { _, n, _ := strings.Cut(repo, "/"); return n },
+	}
 	for _, name := range pageTemplates {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/results.html", "templates/"+name+".html")
 		if err != nil {

@@ -79,6 +79,9 @@
         var fresh = doc.getElementById("results"), old = document.getElementById("results");
         if (!fresh || !old) throw new Error("results fragment missing");
         old.replaceWith(document.importNode(fresh, true));
+        // Only the count is announced, not the whole list.
+        var announce = document.getElementById("announce");
+        if (announce) announce.textContent = fresh.getAttribute("data-count") || "";
         if (push) history.pushState({ q: query }, "", "/" + (query ? "?" + query : ""));
         var q = form.elements.q.value.trim();
         document.title = (q ? q + " · " : "") + "OKF Index";
@@ -103,6 +106,12 @@
         el.value = params.get(el.name) || "";
       }
     });
+  }
+
+  // On a phone the filters fold behind their button unless some are set.
+  var filterBox = document.getElementById("filter-box");
+  if (filterBox && !filterBox.hasAttribute("data-keep-open") && window.matchMedia("(max-width: 640px)").matches) {
+    filterBox.open = false;
   }
 
   if (form) {
@@ -144,10 +153,11 @@
     var src = document.getElementById(btn.getAttribute("data-copy"));
     if (!src || !navigator.clipboard) return;
     btn.hidden = false;
+    var label = btn.innerHTML;
     btn.addEventListener("click", function () {
       navigator.clipboard.writeText(src.value).then(function () {
         btn.textContent = "Copied";
-        setTimeout(function () { btn.textContent = "Copy"; }, 1500);
+        setTimeout(function () { btn.innerHTML = label; }, 1500);
       }, function () { src.select(); });
     });
   });

@@ -1,0 +1,267 @@
+package store
+
+// The web page's counts: how many live bundles a search finds ("About N
+// results"), the facets of those bundles, and the bundles of one owner or
+// repository. Each is bounded so that it costs about what a page of the
+// search costs, whatever the index's size:
+//
+//   - CountMatches counts the matches up to CountCap+1 rows (a LIMIT under
+//     the count), so a count is exact up to the list's end (MaxOffset) and
+//     reads at most CountCap+1 rows; past it the number is the planner's
+//     estimate of the same statement (EXPLAIN, no rows read), never less
+//     than CountCap+1.
+//   - SearchFacets counts the same way and groups the rows it counted (at
+//     most CountCap+1, read in no particular order: the planner takes the
+//     cheapest path) by each facet in the same statement: exact up to
+//     CountCap, else each count is the sample's share of the estimate,
+//     marked estimated.
+//   - OwnerBundles and RepoBundles read the bundles_repo_owner and
+//     bundles_repo indexes, at most OwnerPageLimit rows.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// Bounds of the page's counts.
+const (
+	// CountCap is the largest exact count: the list ends there (MaxOffset).
+	CountCap = MaxOffset
+	// OwnerPageLimit is the most bundles an owner or repository page lists.
+	OwnerPageLimit = 200
+)
+
+// MatchCount is how many live bundles a search finds.
+type MatchCount struct {
+	N     int64
+	Exact bool // false: N is an estimate, more than CountCap
+	// Some is true when no bundle holds every word of q and the count is
+	// of the bundles holding some of them, as the search lists then.
+	Some bool
+}
+
+// matchWhere is the WHERE clause of the bundles a search with p lists (its
+// filters and, with q, every term of q; with some, any term), or "" when q
+// has nothing to look for.
+func matchWhere(b *sqlBuilder, p SearchParams, some bool) (string, error) {
+	where := b.filters(p)
+	if p.Q == "" {
+		return where, nil
+	}
+	parsed := searchtext.ParseQuery(p.Q)
+	if excludesItself(parsed) {
+		return "", ErrQueryExcludesItself
+	}
+	tq, ok := b.textQuery(p.Q, parsed)
+	switch {
+	case !ok:
+		return "", nil
+	case some:
+		where += ` AND search @@ ` + tq.some
+	case len(tq.terms) == 1:
+		where += ` AND ` + tq.holdsAll("")
+	default:
+		where += ` AND search @@ ` + tq.all
+	}
+	return where, nil
+}
+
+// CountMatches counts the live bundles a search with p lists (p's Sort,
+// Limit, Offset and After are ignored): exact up to CountCap, estimated
+// past it. When no bundle holds every word of a q of several words, the
+// search lists those holding some (words are optional), and so does the
+// count.
+func (s *Store) CountMatches(ctx context.Context, p SearchParams) (MatchCount, error) {
+	c, err := s.countMatches(ctx, p, false)
+	if err == nil && c.N == 0 && p.Q != "" {
+		c, err = s.countMatches(ctx, p, true)
+		c.Some = c.N > 0
+	}
+	return c, err
+}
+
+func (s *Store) countMatches(ctx context.Context, p SearchParams, some bool) (MatchCount, error) {
+	b := &sqlBuilder{}
+	where, err := matchWhere(b, p, some)
+	if err != nil || where == "" {
+		return MatchCount{Exact: true}, err
+	}
+	var n int64
+	err = s.read.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM bundles WHERE `+where+
+		` LIMIT `+strconv.Itoa(CountCap+1)+`) AS m`, b.args...).Scan(&n)
+	if stoppedByReadTimeout(ctx, err) {
+		return MatchCount{}, ErrSearchTimeout
+	}
+	if err != nil {
+		return MatchCount{}, fmt.Errorf("store: count matches: %w", err)
+	}
+	if n <= CountCap {
+		return MatchCount{N: n, Exact: true}, nil
+	}
+	est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args)
+	if err != nil {
+		return MatchCount{}, err
+	}
+	return MatchCount{N: max(est, CountCap+1)}, nil
+}
+
+// estimateRows is the planner's estimate of the rows sql returns.
+func (s *Store) estimateRows(ctx context.Context, sql string, args []any) (int64, error) {
+	var plan []byte
+	if err := s.read.QueryRow(ctx, `EXPLAIN (FORMAT JSON) `+sql, args...).Scan(&plan); err != nil {
+		return 0, fmt.Errorf("store: estimate: %w", err)
+	}
+	var doc []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(plan, &doc); err != nil || len(doc) == 0 {
+		return 0, fmt.Errorf("store: estimate: unreadable plan: %v", err)
+	}
+	return int64(doc[0].Plan.Rows), nil
+}
+
+// SearchFacets are the facets of the bundles a search lists.
+type SearchFacets struct {
+	ByOrigin   map[wire.Origin]int64
+	ByVersion  []wire.Facet
+	ByLanguage []wire.Facet
+	ByType     []wire.Facet
+	ByLicense  []wire.Facet
+	ByConcepts []wire.Facet // the bands, in band order, zero ones included
+	// Estimated is true when the matches outnumber FacetSample: every
+	// count is then a sample's share of the estimated total.
+	Estimated bool
+}
+
+// facetSampleSQL groups the sample m of a search's matches by each facet.
+const facetSampleSQL = `
+SELECT f, v, count(*) FROM m, LATERAL (VALUES
+	('origin', origin), ('version', okf_version), ('language', repo_language),
+	('type', nullif(type, '')), ('license', repo_license), ('concepts', okf_concepts_band(concepts))
+) AS facet(f, v)
+WHERE v IS NOT NULL
+GROUP BY f, v
+ORDER BY f, count(*) DESC, v`
+
+// SearchFacets counts a search's matches (as CountMatches) and, for each
+// facet, the values among them, in one statement over a sample of at most
+// CountCap+1 matches: exact up to CountCap, past it the count is the
+// planner's estimate and each facet count the sample's share of it.
+func (s *Store) SearchFacets(ctx context.Context, p SearchParams) (MatchCount, SearchFacets, error) {
+	c, f, err := s.searchFacets(ctx, p, false)
+	if err == nil && c.N == 0 && p.Q != "" {
+		c, f, err = s.searchFacets(ctx, p, true)
+		c.Some = c.N > 0
+	}
+	return c, f, err
+}
+
+func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (MatchCount, SearchFacets, error) {
+	out := SearchFacets{ByOrigin: map[wire.Origin]int64{}}
+	for _, band := range ConceptBands {
+		out.ByConcepts = append(out.ByConcepts, wire.Facet{V: band})
+	}
+	b := &sqlBuilder{}
+	where, err := matchWhere(b, p, some)
+	if err != nil || where == "" {
+		return MatchCount{Exact: true}, out, err
+	}
+	rows, err := s.read.Query(ctx, `WITH m AS MATERIALIZED (SELECT origin, okf_version, repo_language, type, repo_license, concepts
+		FROM bundles WHERE `+where+` LIMIT `+strconv.Itoa(CountCap+1)+`)`+facetSampleSQL, b.args...)
+	if err != nil {
+		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
+	}
+	type count struct {
+		f, v string
+		n    int64
+	}
+	counts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (count, error) {
+		var c count
+		return c, r.Scan(&c.f, &c.v, &c.n)
+	})
+	if stoppedByReadTimeout(ctx, err) {
+		return MatchCount{}, out, ErrSearchTimeout
+	}
+	if err != nil {
+		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
+	}
+	var sampled int64
+	for _, c := range counts {
+		if c.f == "origin" {
+			sampled += c.n
+		}
+	}
+	total := MatchCount{N: sampled, Exact: true}
+	scale := func(n int64) int64 { return n }
+	if sampled > CountCap {
+		est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args)
+		if err != nil {
+			return MatchCount{}, out, err
+		}
+		total = MatchCount{N: max(est, CountCap+1)}
+		out.Estimated = true
+		scale = func(n int64) int64 { return max(1, n*total.N/sampled) }
+	}
+	for _, c := range counts {
+		f := wire.Facet{V: c.v, N: scale(c.n)}
+		switch c.f {
+		case "origin":
+			out.ByOrigin[wire.Origin(c.v)] = f.N
+		case "version":
+			out.ByVersion = append(out.ByVersion, f)
+		case "language":
+			out.ByLanguage = append(out.ByLanguage, f)
+		case "type":
+			out.ByType = append(out.ByType, f)
+		case "license":
+			out.ByLicense = append(out.ByLicense, f)
+		case "concepts":
+			for i := range out.ByConcepts {
+				if out.ByConcepts[i].V == c.v {
+					out.ByConcepts[i].N = f.N
+				}
+			}
+		}
+	}
+	return total, out, nil
+}
+
+// OwnerBundles lists the bundles of owner's repositories that are not
+// hidden, by repository and path, at most OwnerPageLimit; more is true when
+// there are more. owner is matched as stored (lowercase).
+func (s *Store) OwnerBundles(ctx context.Context, owner string) (list []Bundle, more bool, err error) {
+	return s.ownedBundles(ctx, `split_part(repo, '/', 1) = $1 AND repo IS NOT NULL AND visibility <> 'hidden'`,
+		`split_part(repo, '/', 1), repo, path`, owner)
+}
+
+// RepoBundles lists the bundles of repository repo (owner/name, lowercase)
+// that are not hidden, by path, at most OwnerPageLimit; more is true when
+// there are more.
+func (s *Store) RepoBundles(ctx context.Context, repo string) (list []Bundle, more bool, err error) {
+	return s.ownedBundles(ctx, `repo = $1 AND visibility <> 'hidden'`, `path COLLATE "C"`, repo)
+}
+
+func (s *Store) ownedBundles(ctx context.Context, where, order, arg string) ([]Bundle, bool, error) {
+	rows, err := s.read.Query(ctx, `SELECT `+bundleColumns+` FROM bundles WHERE `+where+
+		` ORDER BY `+order+` LIMIT `+strconv.Itoa(OwnerPageLimit+1), arg)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: owned bundles: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) { return scanBundle(r) })
+	if err != nil {
+		return nil, false, fmt.Errorf("store: owned bundles: %w", err)
+	}
+	if len(list) > OwnerPageLimit {
+		return list[:OwnerPageLimit], true, nil
+	}
+	return list, false, nil
+}

@@ -1,0 +1,140 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// TestCountMatchesAndFacets counts a search's matches (exact up to the
+// cap, estimated past it, words optional as the search's are) and its
+// facets (for the query and its filters, not the whole index's).
+func TestCountMatchesAndFacets(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	var ins []store.BundleInput
+	for i := range store.CountCap + 10 {
+		in := repoBundle("bulk", fmt.Sprintf("r%04d", i), "index.md")
+		if i%10 == 0 {
+			in.Name = fmt.Sprintf("Kotlin notes %d", i)
+			in.Repo.Language = ptr("Kotlin")
+			in.OKFVersion = "0.2"
+		}
+		ins = append(ins, in)
+	}
+	ins = append(ins, siteBundle("https://docs.example.org/okf/index.md"))
+	for len(ins) > 0 {
+		n := min(len(ins), 500)
+		if _, err := s.UpsertBundles(ctx, ins[:n]); err != nil {
+			t.Fatal(err)
+		}
+		ins = ins[n:]
+	}
+	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+		t.Fatal(err)
+	}
+	total := int64(store.CountCap + 11)
+	tests := []struct {
+		name      string
+		p         store.SearchParams
+		want      int64 // 0 with estimate: more than the cap
+		estimated bool
+		some      bool
+	}{
+		{"everything, estimated", store.SearchParams{}, 0, true, false},
+		{"a language", store.SearchParams{Languages: []string{"kotlin"}}, 101, false, false},
+		{"a word", store.SearchParams{Q: "kotlin"}, 101, false, false},
+		{"a word and a filter", store.SearchParams{Q: "kotlin", Origin: wire.OriginDomain}, 0, false, false},
+		{"words not found together: some", store.SearchParams{Q: "kotlin served"}, 102, false, true},
+		{"a domain", store.SearchParams{Origin: wire.OriginDomain}, 1, false, false},
+		{"nothing to look for", store.SearchParams{Q: "the"}, 0, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := s.CountMatches(ctx, tc.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.estimated {
+				if c.Exact || c.N <= store.CountCap {
+					t.Errorf("count %+v, want an estimate past %d", c, store.CountCap)
+				}
+				return
+			}
+			if !c.Exact || c.N != tc.want || c.Some != tc.some {
+				t.Errorf("count %+v, want exactly %d (some %v)", c, tc.want, tc.some)
+			}
+		})
+	}
+	if _, err := s.CountMatches(ctx, store.SearchParams{Q: "data -data"}); err != store.ErrQueryExcludesItself {
+		t.Errorf("a q that excludes itself: %v", err)
+	}
+
+	// Facets of a search: its own counts, and the same count.
+	c, f, err := s.SearchFacets(ctx, store.SearchParams{Q: "kotlin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != (store.MatchCount{N: 101, Exact: true}) || f.Estimated || len(f.ByLanguage) != 1 || f.ByLanguage[0] != (wire.Facet{V: "Kotlin", N: 101}) ||
+		len(f.ByVersion) != 1 || f.ByVersion[0].N != 101 || f.ByOrigin[wire.OriginCodeHost] != 101 ||
+		f.ByConcepts[1] != (wire.Facet{V: "1-5", N: 101}) {
+		t.Errorf("facets of q=kotlin: %+v %+v", c, f)
+	}
+	c, f, err = s.SearchFacets(ctx, store.SearchParams{Q: "kotlin served"})
+	if err != nil || c != (store.MatchCount{N: 102, Exact: true, Some: true}) || f.ByOrigin[wire.OriginDomain] != 1 {
+		t.Errorf("facets of words not found together: %+v %+v %v", c, f, err)
+	}
+	// Facets of everything: the sample's shares of the estimate.
+	c, f, err = s.SearchFacets(ctx, store.SearchParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Exact || c.N <= store.CountCap || !f.Estimated {
+		t.Errorf("facets of %d bundles are not estimated: %+v %+v", total, c, f)
+	}
+	if len(f.ByLanguage) == 0 || f.ByLanguage[0].V != "Go" || f.ByOrigin[wire.OriginCodeHost] <= store.CountCap {
+		t.Errorf("languages of everything: %+v", f)
+	}
+}
+
+// TestOwnerAndRepoBundles lists an owner's and a repository's bundles,
+// low ones included, hidden ones not.
+func TestOwnerAndRepoBundles(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	a := mustUpsert(t, s, repoBundle("Acme", "Guide", "index.md"))
+	mustUpsert(t, s, repoBundle("Acme", "Guide", "docs/index.md"))
+	ex := repoBundle("acme", "guide", "examples/demo/index.md") // an example path: low
+	mustUpsert(t, s, ex)
+	mustUpsert(t, s, repoBundle("acme", "other", "index.md"))
+	mustUpsert(t, s, repoBundle("acmex", "guide", "index.md"))
+	mustUpsert(t, s, repoBundle("ac", "me", "index.md"))
+	if _, err := s.Pool().Exec(ctx, `UPDATE bundles SET visibility = 'hidden' WHERE repo = 'acme/other'`); err != nil {
+		t.Fatal(err)
+	}
+	list, more, err := s.OwnerBundles(ctx, "acme")
+	if err != nil || more {
+		t.Fatal(err, more)
+	}
+	var got []string
+	for _, b := range list {
+		got = append(got, *b.Source.Repo+":"+b.Source.Path+":"+string(b.Visibility))
+	}
+	want := "[acme/guide:docs/index.md:live acme/guide:examples/demo/index.md:low acme/guide:index.md:live]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("owner acme: %v, want %s", got, want)
+	}
+	list, _, err = s.RepoBundles(ctx, "acme/guide")
+	if err != nil || len(list) != 3 || list[0].Source.Path != "docs/index.md" {
+		t.Errorf("repo acme/guide: %d bundles, %v", len(list), err)
+	}
+	if list[2].ID != a.ID && list[0].ID != a.ID && list[1].ID != a.ID {
+		t.Errorf("repo acme/guide lacks %s", a.ID)
+	}
+	if list, _, err := s.OwnerBundles(ctx, "nobody"); err != nil || len(list) != 0 {
+		t.Errorf("owner nobody: %d, %v", len(list), err)
+	}
+}
