@@ -83,7 +83,7 @@ type repoJSON struct {
 // importSummary counts what an import did.
 type importSummary struct {
 	Repos, Bundles, Created, Updated, Unchanged, Hidden, NotBundles, Failed int
-	Skipped int // folders that name no GitHub repository
+	Skipped                                                                 int // folders that name no GitHub repository
 }
 
 func (s importSummary) String() string {
@@ -97,8 +97,8 @@ func (s importSummary) String() string {
 
 // repoLine is what an import did in one repository: its line of output.
 type repoLine struct {
-	name    string // owner/repo as displayed
-	signals string // what the import knows of the repository, "" for nothing
+	name                                                    string // owner/repo as displayed
+	signals                                                 string // what the import knows of the repository, "" for nothing
 	created, updated, unchanged, hidden, notBundles, failed int
 }
 
@@ -528,7 +528,7 @@ func isASCIIAlnum(c rune) bool {
 // manifestRepo is what MANIFEST.tsv says of one repository: the first
 // value given for each column among its rows.
 type manifestRepo struct {
-	owner, name                      string // as displayed
+	owner, name                     string // as displayed
 	stars, forks, language, license string
 }
 
