@@ -83,7 +83,9 @@ type repoJSON struct {
 // importSummary counts what an import did.
 type importSummary struct {
 	Repos, Bundles, Created, Updated, Unchanged, Hidden, NotBundles, Failed int
-	Skipped                                                                 int // folders that name no GitHub repository
+
+	// Skipped counts the folders that name no GitHub repository.
+	Skipped int
 }
 
 func (s importSummary) String() string {
@@ -97,8 +99,9 @@ func (s importSummary) String() string {
 
 // repoLine is what an import did in one repository: its line of output.
 type repoLine struct {
-	name                                                    string // owner/repo as displayed
-	signals                                                 string // what the import knows of the repository, "" for nothing
+	name    string // owner/repo as displayed
+	signals string // what the import knows of the repository, "" for nothing
+
 	created, updated, unchanged, hidden, notBundles, failed int
 }
 
