@@ -662,7 +662,9 @@ func (m repoJSON) summary() string {
 	if m.Language != "" {
 		parts = append(parts, safetext.Line(m.Language))
 	}
-	if m.Stars > 0 {
+	if m.Stars == 1 {
+		parts = append(parts, "1 star")
+	} else if m.Stars > 0 {
 		parts = append(parts, fmt.Sprintf("%d stars", m.Stars))
 	}
 	if m.License != "" {
