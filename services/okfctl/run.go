@@ -83,7 +83,7 @@ func runCmd(ctx context.Context, args []string) error {
 	env := append(os.Environ(), "DATABASE_URL="+dbURL)
 	if cfg.Full() && !cfg.Auth.Configured() {
 		// No identity keys configured: trust the development key, so that
-		// okfctl session mint's sessions work (README, "Accounts by hand").
+		// okfctl session mint's sessions work (docs/api.md, "Accounts by hand").
 		signer, jwks, err := identity.EnsureDevKey(filepath.Join(*dataDir, devIdentityDir))
 		if err != nil {
 			return fmt.Errorf("development identity key: %w", err)
