@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,6 +17,8 @@ import (
 	"github.com/gomarkdown/markdown/parser"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/indexer"
+	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -326,4 +331,37 @@ func FuzzCardMarkdown(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The hostile corpus's surfaces, indexed as the sweep and import index
+// them and asked for as markdown over HTTP: no raw HTML, no heading of the
+// card's level from the bundle, only absolute links, no terminal escape.
+func TestCardMarkdownHostileSurfaces(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, "base")
+	for _, name := range []string{"markup", "terminal", "bidi"} {
+		data, err := os.ReadFile(filepath.Join("../../../testdata/hostile/surfaces", name, "index.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := indexer.FromRepo(data, source.Repo{Owner: "surfaces", Name: name, Path: "index.md"}, indexer.RepoInfo{}, time.Now())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		upsert(t, a.store, in)
+		resp, body := a.do(http.MethodGet, "/api/bundles/"+in.ID, http.Header{"Accept": {"text/markdown"}})
+		md := string(body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", name, resp.StatusCode, md)
+		}
+		if problems := cardMarkupProblems(md); len(problems) > 0 {
+			t.Errorf("%s: %v\n%s", name, problems, md)
+		}
+		if i := strings.IndexFunc(md, func(r rune) bool { return r == 0x1b || r == 0x07 || r == 0x9b }); i >= 0 {
+			t.Errorf("%s: a terminal escape at %d:\n%q", name, i, md)
+		}
+		if name == "markup" && (!strings.Contains(md, "### search\n") || !strings.Contains(md, "#### card\n")) {
+			t.Errorf("markup: the root's headings are not nested under ## Description:\n%s", md)
+		}
+	}
 }
