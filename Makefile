@@ -19,7 +19,9 @@ build:
 	go build -ldflags "$(LDFLAGS)" -o bin/okfctl ./services/okfctl
 
 # Starts Postgres (a private cluster under .data/), migrates, imports
-# examples/, and runs the API and the worker until Ctrl-C.
+# examples/, and runs the API and the worker until Ctrl-C. Prints the web
+# page's URL, then the API's, then the okfctl import line (with the
+# DATABASE_URL of that cluster) that imports more bundles.
 run: build
 	@scripts/ensure-postgres.sh
 	bin/okfctl run

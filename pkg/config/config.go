@@ -1,5 +1,5 @@
 // Package config reads the service's configuration from the environment
-// (the table in DESIGN.md and the README's "Configuration"). It is the one
+// (the table in DESIGN.md and the "Configuration" table of docs/operating.md). It is the one
 // place a binary reads an environment variable: it owns the variable names
 // (Variables) and their defaults and validates them once at start, so a bad
 // value stops a binary with a clear message that names the variable instead

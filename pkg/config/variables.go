@@ -3,7 +3,7 @@ package config
 import "slices"
 
 // variables are the environment variables the binaries read, all through
-// this package, in the order of the README's table.
+// this package, in the order of the configuration table of docs/operating.md.
 var variables = []string{
 	// Load: every binary.
 	"DATABASE_URL", "DATABASE_READ_URL", "API_ADDR", "OPS_ADDR", "PUBLIC_BASE_URL", "VARIANT",
@@ -22,7 +22,7 @@ var variables = []string{
 
 // Variables returns the names of every environment variable the binaries
 // read: what Load, LoadWorker and LoadDatabaseURL read, and what the
-// README's configuration table documents (both are tested).
+// configuration table of docs/operating.md documents (both are tested).
 //
 // Not here, on purpose: the settings of test harnesses, which no binary
 // reads. OKF_TEST_DATABASE_URL (an admin URL pkg/store/storetest makes test

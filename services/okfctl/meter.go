@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
 // meter shows an import's progress: on a terminal one line rewritten in
-// place (count, rate, ETA), elsewhere a line every meterEvery roots.
+// place (count, rate, ETA), elsewhere a line every meterEvery roots. Its
+// methods may be called at once (the parser counts, the writers print).
 type meter struct {
+	mu       sync.Mutex
 	w        io.Writer
 	terminal bool
 	total    int
@@ -34,6 +37,8 @@ func newMeter(w io.Writer, total int) *meter {
 
 // add counts n roots read.
 func (m *meter) add(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.n += n
 	switch {
 	case m.terminal && (m.n-m.shown >= 100 || m.n == m.total):
@@ -47,6 +52,8 @@ func (m *meter) add(n int) {
 
 // printf writes a message on a line of its own.
 func (m *meter) printf(format string, args ...any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.terminal && m.shown > 0 {
 		fmt.Fprint(m.w, "\r\033[K")
 	}
@@ -55,6 +62,8 @@ func (m *meter) printf(format string, args ...any) {
 
 // done ends the progress with the final count.
 func (m *meter) done() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.terminal {
 		fmt.Fprintf(m.w, "\r%s\n", m.line())
 	} else if m.n != m.shown {

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/config"
@@ -80,7 +83,7 @@ func runCmd(ctx context.Context, args []string) error {
 	env := append(os.Environ(), "DATABASE_URL="+dbURL)
 	if cfg.Full() && !cfg.Auth.Configured() {
 		// No identity keys configured: trust the development key, so that
-		// okfctl session mint's sessions work (README, "Accounts by hand").
+		// okfctl session mint's sessions work (docs/api.md, "Accounts by hand").
 		signer, jwks, err := identity.EnsureDevKey(filepath.Join(*dataDir, devIdentityDir))
 		if err != nil {
 			return fmt.Errorf("development identity key: %w", err)
@@ -105,13 +108,59 @@ func runCmd(ctx context.Context, args []string) error {
 		{name: "okf-api", path: filepath.Join(*binDir, "okf-api"), env: env, out: os.Stdout},
 		{name: "okf-worker", path: filepath.Join(*binDir, "okf-worker"), env: append(slices.Clone(env), "OPS_ADDR="+workerOps), out: os.Stdout},
 	}
-	fmt.Printf("\nOKF Index is running: %s/api/  (Ctrl-C stops it)\n", cfg.PublicBaseURL)
+	fmt.Printf("\nOKF Index is running: %s/  (the web page; Ctrl-C stops it)\n", cfg.PublicBaseURL)
+	fmt.Printf("API: %s/api/\n", cfg.PublicBaseURL)
+	fmt.Printf("import more bundles: %s\n", importHint(dbURL, filepath.Join(*binDir, "okfctl"), importDirHint(*examples)))
 	fmt.Printf("operator listeners: API http://%s/metrics, worker http://%s/metrics\n\n", cfg.OpsAddr, workerOps)
 	if err := supervise(ctx, os.Stderr, children, runBackoff); err != nil {
 		return err
 	}
 	fmt.Println("\nstopped the API and the worker")
 	return nil
+}
+
+// realCorpus is where the real corpus lies when ../shared is beside the
+// checkout, as the tests expect it.
+const realCorpus = "../shared/corpus/real"
+
+// importDirHint is the directory the printed import line names: the real
+// corpus when it is there, else the demo bundles.
+func importDirHint(examples string) string {
+	if _, err := os.Stat(filepath.Join(realCorpus, "MANIFEST.tsv")); err == nil {
+		return realCorpus
+	}
+	return cmp.Or(examples, "examples")
+}
+
+// importHint is a command line that imports dir into the database of
+// dbURL, to paste as it is into a shell in the working directory: the URL
+// single-quoted, okfctl relative to the working directory when it is
+// inside it. A password in the URL is not printed (the line says where it
+// goes instead).
+func importHint(dbURL, okfctl, dir string) string {
+	if u, err := url.Parse(dbURL); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "PASSWORD")
+			dbURL = u.String()
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, okfctl); err == nil && !strings.HasPrefix(rel, "..") {
+			okfctl = rel
+			if !strings.Contains(rel, string(filepath.Separator)) {
+				okfctl = "." + string(filepath.Separator) + rel
+			}
+		}
+	}
+	return "DATABASE_URL=" + shellQuote(dbURL) + " " + shellQuote(okfctl) + " import " + shellQuote(dir)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // nextPort is addr with its port plus one.

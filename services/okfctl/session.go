@@ -26,7 +26,7 @@ const devIdentityDir = "identity"
 
 // sessionCmd mints development sessions and identity events, signed with
 // the development key okfctl run generates, so the full variant's account
-// flow can be tried by hand (README, "Accounts by hand"). It refuses when
+// flow can be tried by hand (docs/api.md, "Accounts by hand"). It refuses when
 // the environment configures production keys: AUTH_JWKS_URL, or an
 // AUTH_KEY_FILE that does not hold the development key.
 func sessionCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {

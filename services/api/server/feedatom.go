@@ -41,12 +41,18 @@ func (s *Server) getFeedAtom(c echo.Context) error {
 	return respond.Conditional(c, mimeAtom, body, lastModified, respond.CacheAtom)
 }
 
-// atomFeed writes the document of changes (newest first). Its updated time
-// is the newest change's, or the documents' time when there is none.
+// atomFeed writes the document of changes (newest first). An entry's
+// updated time is when its change was written (the at of GET /api/changes),
+// not when the feed gave it its position: positions are given in bulk when
+// the feed is read, so they would date a whole import's changes alike. The
+// feed's updated time is its latest entry's, or the documents' time when
+// there is none.
 func (s *Server) atomFeed(changes []store.Change) ([]byte, error) {
 	updated := s.started
-	if len(changes) > 0 {
-		updated = changes[0].PlacedAt.UTC().Truncate(time.Second)
+	for i, ch := range changes {
+		if at := changeTime(ch); i == 0 || at.After(updated) {
+			updated = at
+		}
 	}
 	self := s.baseURL + "/feed.atom"
 	f := &feeds.Feed{
@@ -78,7 +84,7 @@ func (s *Server) atomEntry(ch store.Change) *feeds.AtomEntry {
 	before := encodeChangeCursor(store.ChangeCursor{Pos: ch.Pos - 1})
 	e := &feeds.AtomEntry{
 		Id:      s.baseURL + "/api/changes?since=" + before + "&limit=1",
-		Updated: ch.PlacedAt.UTC().Truncate(time.Second).Format(time.RFC3339),
+		Updated: changeTime(ch).Format(time.RFC3339),
 		Content: &feeds.AtomContent{Type: "text"},
 	}
 	switch ch.Kind {
@@ -98,6 +104,10 @@ func (s *Server) atomEntry(ch store.Change) *feeds.AtomEntry {
 	}
 	return e
 }
+
+// changeTime is when a change was written, to the second (as GET
+// /api/changes gives it).
+func changeTime(ch store.Change) time.Time { return ch.At.UTC().Truncate(time.Second) }
 
 // removalText says a tombstone's reason in words.
 func removalText(r wire.RemovalReason) string {

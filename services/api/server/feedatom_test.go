@@ -274,3 +274,48 @@ func TestFeedAtom(t *testing.T) {
 		t.Errorf("feed updated %s, newest entry %s", got, entries[0].all("updated")[0].Text)
 	}
 }
+
+// An entry's updated time is when its change was written, the at of GET
+// /api/changes, even when the feed places many changes at once; the
+// feed's updated time is the latest of them.
+func TestFeedAtomEntryTimes(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, "base")
+	first := repoBundle("acme", "early", "index.md", wire.Card{Name: "Early", OKFVersion: "0.1"}, signal(1, "", ""))
+	upsert(t, a.store, first)
+	time.Sleep(1100 * time.Millisecond) // the feed's times have one-second resolution
+	second := repoBundle("acme", "late", "index.md", wire.Card{Name: "Late", OKFVersion: "0.1"}, signal(1, "", ""))
+	upsert(t, a.store, second)
+
+	// Nothing read the feed between the writes, so this read places both.
+	_, body := a.do(http.MethodGet, "/feed.atom", nil)
+	if errs := validateAtom(body); len(errs) > 0 {
+		t.Fatalf("%v\n%s", errs, body)
+	}
+	var feed atomNode
+	if err := xml.Unmarshal(body, &feed); err != nil {
+		t.Fatal(err)
+	}
+	var page wire.ChangePage
+	a.get("/api/changes", http.StatusOK, &page)
+	at := map[string]string{} // bundle id to its event's at
+	for _, ch := range page.Items {
+		at[ch.ID] = ch.At.UTC().Format(time.RFC3339)
+	}
+	entries := feed.all("entry")
+	if len(entries) != 2 {
+		t.Fatalf("%d entries, want 2\n%s", len(entries), body)
+	}
+	updated := func(n atomNode) string { return strings.TrimSpace(n.all("updated")[0].Text) }
+	for i, id := range []string{second.ID, first.ID} { // newest first
+		if got := updated(entries[i]); got != at[id] {
+			t.Errorf("entry %d (%s): updated %s, want its change's at %s", i, id, got, at[id])
+		}
+	}
+	if updated(entries[0]) == updated(entries[1]) {
+		t.Errorf("both entries dated %s, though written a second apart", updated(entries[0]))
+	}
+	if got := updated(feed); got != at[second.ID] {
+		t.Errorf("feed updated %s, want the latest change's %s", got, at[second.ID])
+	}
+}
