@@ -243,7 +243,7 @@ func (s *Service) getPartners(c echo.Context) error {
 // only its five keys.
 func (s *Service) stats(ctx context.Context) (any, error) {
 	ex, err := s.d.Vitrine.Excerpt(ctx)
-	if err != nil || !ex.Publicado {
+	if err != nil || !ex.Published {
 		return map[string]any{"publicado": false, "link": ex.Link}, err
 	}
 	return ex, nil
