@@ -132,8 +132,8 @@ func TestPublish(t *testing.T) {
 
 	n := func(v float64) any { return v }
 	null := any(nil)
-	day := func(pages, api, apiIA, machine, visitors, used any) map[string]any {
-		return map[string]any{"paginas": pages, "api": api, "api_ia": apiIA, "maquina": machine, "visitantes": visitors, "uso": used}
+	day := func(pages, api, apiAI, machine, visitors, used any) map[string]any {
+		return map[string]any{"paginas": pages, "api": api, "api_ia": apiAI, "maquina": machine, "visitantes": visitors, "uso": used}
 	}
 	// Every top-level key, in order.
 	var keys []string
