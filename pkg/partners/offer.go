@@ -10,7 +10,8 @@
 // enum in the OpenAPI document). The file must describe every one of them,
 // each once, so that the ids GET /api/partners lists and the ids contact
 // accepts are the same list; a placement not on offer says disponivel:
-// false. Modalidade ids are the contract's (pkg/wire.Modalidades).
+// false. Partnership kind ids (modalidades) are the contract's
+// (pkg/wire.PartnershipKinds).
 package partners
 
 import (
@@ -24,23 +25,24 @@ import (
 
 // Offer is the operator's partnership offer as the file states it.
 type Offer struct {
-	Idioma          string            `yaml:"idioma" json:"idioma"`
-	Titulo          string            `yaml:"titulo" json:"titulo"`
-	Descricao       string            `yaml:"descricao" json:"descricao"`
-	Publico         string            `yaml:"publico" json:"publico"`
-	Modalidades     []Modalidade      `yaml:"modalidades" json:"modalidades"`
-	Placements      []Placement       `yaml:"placements" json:"placements"`
-	HouseBundle     HouseBundle       `yaml:"house_bundle" json:"house_bundle"`
-	Parcerias       []string          `yaml:"parcerias" json:"parcerias"`
-	CurrentSponsors []Sponsor         `yaml:"current_sponsors" json:"current_sponsors"`
-	Payment         Payment           `yaml:"payment" json:"payment"`
-	Contact         Contact           `yaml:"contact" json:"contact"`
-	Politica        map[string]string `yaml:"politica" json:"politica"`
-	Links           Links             `yaml:"links" json:"-"`
+	Language         string            `yaml:"idioma" json:"idioma"`
+	Title            string            `yaml:"titulo" json:"titulo"`
+	Description      string            `yaml:"descricao" json:"descricao"`
+	Audience         string            `yaml:"publico" json:"publico"`
+	PartnershipKinds []PartnershipKind `yaml:"modalidades" json:"modalidades"`
+	Placements       []Placement       `yaml:"placements" json:"placements"`
+	HouseBundle      HouseBundle       `yaml:"house_bundle" json:"house_bundle"`
+	Partnerships     []string          `yaml:"parcerias" json:"parcerias"`
+	CurrentSponsors  []Sponsor         `yaml:"current_sponsors" json:"current_sponsors"`
+	Payment          Payment           `yaml:"payment" json:"payment"`
+	Contact          Contact           `yaml:"contact" json:"contact"`
+	Policy           map[string]string `yaml:"politica" json:"politica"`
+	Links            Links             `yaml:"links" json:"-"`
 }
 
-// Modalidade is a kind of partnership: its contract id and its name.
-type Modalidade struct {
+// PartnershipKind is a kind of partnership (a modalidade): its contract id
+// and its name.
+type PartnershipKind struct {
 	ID   string `yaml:"id" json:"id"`
 	Name string `yaml:"nome" json:"nome"`
 }
@@ -49,45 +51,45 @@ type Modalidade struct {
 // it is the 30-day price of Exposure, so the two cannot disagree.
 type Placement struct {
 	ID          string     `yaml:"id" json:"id"`
-	Nome        string     `yaml:"nome" json:"nome"`
-	Onde        string     `yaml:"onde" json:"onde"`
-	Formato     string     `yaml:"formato" json:"formato"`
-	Exclusivo   bool       `yaml:"exclusivo" json:"exclusivo"`
-	Medicao     string     `yaml:"medicao" json:"medicao"`
+	Name        string     `yaml:"nome" json:"nome"`
+	Location    string     `yaml:"onde" json:"onde"`
+	Format      string     `yaml:"formato" json:"formato"`
+	Exclusive   bool       `yaml:"exclusivo" json:"exclusivo"`
+	Measurement string     `yaml:"medicao" json:"medicao"`
 	PriceUSD30d *Micros    `yaml:"-" json:"price_usd_30d"`
 	Exposure    []Exposure `yaml:"exposure" json:"exposure"`
-	Disponivel  bool       `yaml:"disponivel" json:"disponivel"`
+	Available   bool       `yaml:"disponivel" json:"disponivel"`
 }
 
 // Exposure is the price of a placement for a number of days; a nil price
 // (null or absent in the file) is "on request".
 type Exposure struct {
-	Dias     int     `yaml:"dias" json:"dias"`
+	Days     int     `yaml:"dias" json:"dias"`
 	PriceUSD *Micros `yaml:"price_usd" json:"price_usd"`
 }
 
 // HouseBundle describes the house's own OKF bundle; the API adds its URL.
 type HouseBundle struct {
-	Nome      string `yaml:"nome" json:"nome"`
-	Descricao string `yaml:"descricao" json:"descricao"`
+	Name        string `yaml:"nome" json:"nome"`
+	Description string `yaml:"descricao" json:"descricao"`
 }
 
-// Sponsor is a current sponsor: the placements it holds (Espacos) until
-// Ate (a UTC date, YYYY-MM-DD, inclusive). A sponsor past Ate is not shown.
+// Sponsor is a current sponsor: it holds Placements through the UTC date
+// Until (YYYY-MM-DD, inclusive); a sponsor past Until is not shown.
 type Sponsor struct {
-	ID      string   `yaml:"id" json:"id"`
-	Nome    string   `yaml:"nome" json:"nome"`
-	URL     string   `yaml:"url" json:"url"`
-	Frase   string   `yaml:"frase" json:"frase"`
-	Espacos []string `yaml:"espacos" json:"espacos"`
-	Ate     string   `yaml:"ate" json:"ate"`
+	ID         string   `yaml:"id" json:"id"`
+	Name       string   `yaml:"nome" json:"nome"`
+	URL        string   `yaml:"url" json:"url"`
+	Tagline    string   `yaml:"frase" json:"frase"`
+	Placements []string `yaml:"espacos" json:"espacos"`
+	Until      string   `yaml:"ate" json:"ate"`
 }
 
 // Payment is the file's part of the payment block: the ways to pay other
 // than USDC to the configured address, and a note.
 type Payment struct {
-	Alternativas []string `yaml:"alternativas"`
-	Nota         string   `yaml:"nota"`
+	Alternatives []string `yaml:"alternativas"`
+	Note         string   `yaml:"nota"`
 }
 
 // Contact is the file's part of the contact block. Email and FormURL are
@@ -99,10 +101,10 @@ type Contact struct {
 	Instructions    string `yaml:"instructions"`
 }
 
-// Links are the file's links; Casa, the house's site, is optional (the
-// API's own root when "").
+// Links are the file's links; Home (casa), the house's site, is optional
+// (the API's own root when "").
 type Links struct {
-	Casa string `yaml:"casa"`
+	Home string `yaml:"casa"`
 }
 
 //go:embed default.yaml

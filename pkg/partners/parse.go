@@ -32,7 +32,7 @@ const (
 // Forms of ids and keys.
 var (
 	sponsorID   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
-	politicaKey = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+	policyKey   = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
 	languageTag = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
 )
 
@@ -76,20 +76,20 @@ func Parse(b []byte) (*Offer, error) {
 
 // validate checks the offer and fills PriceUSD30d.
 func (o *Offer) validate() error {
-	if !languageTag.MatchString(o.Idioma) {
-		return bad("idioma", "%q is not a language tag such as en or pt-BR", o.Idioma)
+	if !languageTag.MatchString(o.Language) {
+		return bad("idioma", "%q is not a language tag such as en or pt-BR", o.Language)
 	}
 	for _, f := range []struct{ name, v string }{
-		{"titulo", o.Titulo}, {"descricao", o.Descricao}, {"publico", o.Publico},
-		{"house_bundle.nome", o.HouseBundle.Nome}, {"house_bundle.descricao", o.HouseBundle.Descricao},
-		{"payment.nota", o.Payment.Nota}, {"contact.message_template", o.Contact.MessageTemplate},
+		{"titulo", o.Title}, {"descricao", o.Description}, {"publico", o.Audience},
+		{"house_bundle.nome", o.HouseBundle.Name}, {"house_bundle.descricao", o.HouseBundle.Description},
+		{"payment.nota", o.Payment.Note}, {"contact.message_template", o.Contact.MessageTemplate},
 		{"contact.instructions", o.Contact.Instructions},
 	} {
 		if err := text(f.name, f.v, maxText); err != nil {
 			return err
 		}
 	}
-	if err := o.validateModalidades(); err != nil {
+	if err := o.validatePartnershipKinds(); err != nil {
 		return err
 	}
 	if err := o.validatePlacements(); err != nil {
@@ -98,10 +98,10 @@ func (o *Offer) validate() error {
 	if err := o.validateSponsors(); err != nil {
 		return err
 	}
-	if err := list("parcerias", o.Parcerias); err != nil {
+	if err := list("parcerias", o.Partnerships); err != nil {
 		return err
 	}
-	if err := list("payment.alternativas", o.Payment.Alternativas); err != nil {
+	if err := list("payment.alternativas", o.Payment.Alternatives); err != nil {
 		return err
 	}
 	if o.Contact.Email != "" {
@@ -112,17 +112,17 @@ func (o *Offer) validate() error {
 	if o.Contact.FormURL != "" && !absoluteURL(o.Contact.FormURL) {
 		return bad("contact.form_url", "%q is not an absolute http(s) URL", o.Contact.FormURL)
 	}
-	if o.Links.Casa != "" && !absoluteURL(o.Links.Casa) {
-		return bad("links.casa", "%q is not an absolute http(s) URL", o.Links.Casa)
+	if o.Links.Home != "" && !absoluteURL(o.Links.Home) {
+		return bad("links.casa", "%q is not an absolute http(s) URL", o.Links.Home)
 	}
-	if len(o.Politica) == 0 {
+	if len(o.Policy) == 0 {
 		return bad("politica", "is required: at least one rule, such as rotulo: sponsored content is labelled")
 	}
-	if len(o.Politica) > maxListItems {
+	if len(o.Policy) > maxListItems {
 		return bad("politica", "has over %d entries", maxListItems)
 	}
-	for k, v := range o.Politica {
-		if !politicaKey.MatchString(k) {
+	for k, v := range o.Policy {
+		if !policyKey.MatchString(k) {
 			return bad("politica", "key %q must be lower case letters, digits and _ (at most 40)", k)
 		}
 		if err := text("politica."+k, v, maxText); err != nil {
@@ -132,12 +132,12 @@ func (o *Offer) validate() error {
 	return nil
 }
 
-func (o *Offer) validateModalidades() error {
+func (o *Offer) validatePartnershipKinds() error {
 	seen := map[string]bool{}
-	for i, m := range o.Modalidades {
+	for i, m := range o.PartnershipKinds {
 		f := fmt.Sprintf("modalidades[%d]", i)
-		if !slices.Contains(wire.Modalidades, m.ID) {
-			return bad(f+".id", "%q is not a modalidade; the ids are %s", m.ID, strings.Join(wire.Modalidades, ", "))
+		if !slices.Contains(wire.PartnershipKinds, m.ID) {
+			return bad(f+".id", "%q is not a modalidade; the ids are %s", m.ID, strings.Join(wire.PartnershipKinds, ", "))
 		}
 		if seen[m.ID] {
 			return bad(f+".id", "%q is listed twice", m.ID)
@@ -147,9 +147,9 @@ func (o *Offer) validateModalidades() error {
 			return err
 		}
 	}
-	for _, id := range wire.Modalidades {
+	for _, id := range wire.PartnershipKinds {
 		if !seen[id] {
-			return bad("modalidades", "%s is missing; list each of %s once", id, strings.Join(wire.Modalidades, ", "))
+			return bad("modalidades", "%s is missing; list each of %s once", id, strings.Join(wire.PartnershipKinds, ", "))
 		}
 	}
 	return nil
@@ -168,7 +168,7 @@ func (o *Offer) validatePlacements() error {
 			return bad(f+".id", "%q is listed twice", p.ID)
 		}
 		seen[p.ID] = true
-		for _, t := range []struct{ name, v string }{{"nome", p.Nome}, {"onde", p.Onde}, {"formato", p.Formato}, {"medicao", p.Medicao}} {
+		for _, t := range []struct{ name, v string }{{"nome", p.Name}, {"onde", p.Location}, {"formato", p.Format}, {"medicao", p.Measurement}} {
 			if err := text(f+"."+t.name, t.v, maxName); err != nil {
 				return err
 			}
@@ -177,8 +177,8 @@ func (o *Offer) validatePlacements() error {
 			return bad(f+".exposure", "has %d entries; it prices exactly %v days, in that order", len(p.Exposure), ExposureDays)
 		}
 		for j, e := range p.Exposure {
-			if e.Dias != ExposureDays[j] {
-				return bad(fmt.Sprintf("%s.exposure[%d].dias", f, j), "is %d, want %d (exactly %v days, in that order)", e.Dias, ExposureDays[j], ExposureDays)
+			if e.Days != ExposureDays[j] {
+				return bad(fmt.Sprintf("%s.exposure[%d].dias", f, j), "is %d, want %d (exactly %v days, in that order)", e.Days, ExposureDays[j], ExposureDays)
 			}
 		}
 		p.PriceUSD30d = p.Exposure[0].PriceUSD
@@ -205,25 +205,25 @@ func (o *Offer) validateSponsors() error {
 			return bad(f+".id", "%q is listed twice", s.ID)
 		}
 		seen[s.ID] = true
-		if err := text(f+".nome", s.Nome, maxName); err != nil {
+		if err := text(f+".nome", s.Name, maxName); err != nil {
 			return err
 		}
-		if err := text(f+".frase", s.Frase, maxName); err != nil {
+		if err := text(f+".frase", s.Tagline, maxName); err != nil {
 			return err
 		}
 		if !absoluteURL(s.URL) {
 			return bad(f+".url", "%q is not an absolute http(s) URL", s.URL)
 		}
-		if len(s.Espacos) == 0 {
+		if len(s.Placements) == 0 {
 			return bad(f+".espacos", "is required: the placement ids the sponsor holds")
 		}
-		for j, e := range s.Espacos {
-			if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(s.Espacos[:j], e) {
+		for j, e := range s.Placements {
+			if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(s.Placements[:j], e) {
 				return bad(fmt.Sprintf("%s.espacos[%d]", f, j), "%q is not a distinct placement id of placements", e)
 			}
 		}
-		if _, err := time.Parse(time.DateOnly, s.Ate); err != nil {
-			return bad(f+".ate", "%q is not a date YYYY-MM-DD", s.Ate)
+		if _, err := time.Parse(time.DateOnly, s.Until); err != nil {
+			return bad(f+".ate", "%q is not a date YYYY-MM-DD", s.Until)
 		}
 	}
 	return nil
@@ -269,7 +269,7 @@ func (o *Offer) Showing(day time.Time) []Sponsor {
 	today := day.UTC().Format(time.DateOnly)
 	out := []Sponsor{}
 	for _, s := range o.CurrentSponsors {
-		if s.Ate >= today { // YYYY-MM-DD compares as text
+		if s.Until >= today { // YYYY-MM-DD compares as text
 			out = append(out, s)
 		}
 	}

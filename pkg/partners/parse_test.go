@@ -226,12 +226,12 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(o.Placements) != len(wire.PlacementIDs) || len(o.Modalidades) != len(wire.Modalidades) {
-			t.Fatalf("accepted %d placements, %d modalidades", len(o.Placements), len(o.Modalidades))
+		if len(o.Placements) != len(wire.PlacementIDs) || len(o.PartnershipKinds) != len(wire.PartnershipKinds) {
+			t.Fatalf("accepted %d placements, %d modalidades", len(o.Placements), len(o.PartnershipKinds))
 		}
 		for _, p := range o.Placements {
 			for i, e := range p.Exposure {
-				if e.Dias != ExposureDays[i] || (e.PriceUSD != nil && *e.PriceUSD < 0) {
+				if e.Days != ExposureDays[i] || (e.PriceUSD != nil && *e.PriceUSD < 0) {
 					t.Fatalf("accepted exposure %+v", p.Exposure)
 				}
 			}

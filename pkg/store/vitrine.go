@@ -187,11 +187,11 @@ type VitrineDoc struct {
 }
 
 // PublishVitrine writes the documents of one publication (kind to JSON)
-// for produto, stamped with the UTC hour of publishedAt, in one
+// for product, stamped with the UTC hour of publishedAt, in one
 // transaction. A kind already published within that hour or a later one
 // is left as it is, so a second run within the hour changes nothing. It
 // reports whether anything was written.
-func (s *Store) PublishVitrine(ctx context.Context, produto string, publishedAt time.Time, docs map[string][]byte) (bool, error) {
+func (s *Store) PublishVitrine(ctx context.Context, product string, publishedAt time.Time, docs map[string][]byte) (bool, error) {
 	hour := publishedAt.UTC().Truncate(time.Hour)
 	wrote := false
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -206,7 +206,7 @@ INSERT INTO vitrine_documents AS v (produto, kind, hour, published_at, doc)
 VALUES ($1, $2, $3, $4, $5::json)
 ON CONFLICT (produto, kind) DO UPDATE
 SET hour = EXCLUDED.hour, published_at = EXCLUDED.published_at, doc = EXCLUDED.doc
-WHERE v.hour < EXCLUDED.hour`, produto, kind, hour, publishedAt.UTC(), string(doc))
+WHERE v.hour < EXCLUDED.hour`, product, kind, hour, publishedAt.UTC(), string(doc))
 			if err != nil {
 				return err
 			}
@@ -221,25 +221,25 @@ WHERE v.hour < EXCLUDED.hour`, produto, kind, hour, publishedAt.UTC(), string(do
 }
 
 // VitrineDocument returns the latest published document of a kind for
-// produto; ok is false before the first publication.
-func (s *Store) VitrineDocument(ctx context.Context, produto, kind string) (doc VitrineDoc, ok bool, err error) {
+// product; ok is false before the first publication.
+func (s *Store) VitrineDocument(ctx context.Context, product, kind string) (doc VitrineDoc, ok bool, err error) {
 	var raw string
 	err = s.read.QueryRow(ctx, `
-SELECT hour, published_at, doc::text FROM vitrine_documents WHERE produto = $1 AND kind = $2`, produto, kind).
+SELECT hour, published_at, doc::text FROM vitrine_documents WHERE produto = $1 AND kind = $2`, product, kind).
 		Scan(&doc.Hour, &doc.PublishedAt, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return VitrineDoc{}, false, nil
 	}
 	if err != nil {
-		return VitrineDoc{}, false, fmt.Errorf("store: vitrine document %s/%s: %w", produto, kind, err)
+		return VitrineDoc{}, false, fmt.Errorf("store: vitrine document %s/%s: %w", product, kind, err)
 	}
 	doc.Doc = []byte(raw)
 	return doc, true, nil
 }
 
 // PublicProjection returns the latest published public usage projection of
-// produto (GET /api/vitrine's document before its stale flag is set at
+// product (GET /api/vitrine's document before its stale flag is set at
 // read time); ok is false before the first publication.
-func (s *Store) PublicProjection(ctx context.Context, produto string) (VitrineDoc, bool, error) {
-	return s.VitrineDocument(ctx, produto, VitrinePublic)
+func (s *Store) PublicProjection(ctx context.Context, product string) (VitrineDoc, bool, error) {
+	return s.VitrineDocument(ctx, product, VitrinePublic)
 }

@@ -14,8 +14,8 @@ import (
 // publishes the four documents of a product.
 type Publisher struct {
 	Store   *store.Store
-	Produto string // the product id (okf)
-	Nome    string // its display name
+	Product string // the product id (okf)
+	Name    string // its display name
 	BaseURL string // PUBLIC_BASE_URL
 	Build   string // the published commit of the running binary
 	// Full adds the account figures (contas); null otherwise.
@@ -35,32 +35,32 @@ type Panel struct {
 // PanelApp is one product's line of the panel.
 type PanelApp struct {
 	ID           string   `json:"id"`
-	Nome         string   `json:"nome"`
-	AtualizadoEm string   `json:"atualizado_em"`
-	UsoHoje      *int64   `json:"uso_hoje"`
-	Uso7d        *int64   `json:"uso_7d"`
-	Uso30d       *int64   `json:"uso_30d"`
-	Visitantes7d *int64   `json:"visitantes_7d"`
-	APIIA7d      *int64   `json:"api_ia_7d"`
-	Sem5xx7d     *float64 `json:"sem_5xx_7d"`
+	Name         string   `json:"nome"`
+	UpdatedAt    string   `json:"atualizado_em"`
+	UsageToday   *int64   `json:"uso_hoje"`
+	Usage7d      *int64   `json:"uso_7d"`
+	Usage30d     *int64   `json:"uso_30d"`
+	Visitors7d   *int64   `json:"visitantes_7d"`
+	APIAI7d      *int64   `json:"api_ia_7d"`
+	No5xxShare7d *float64 `json:"sem_5xx_7d"`
 	Bundles      *int64   `json:"bundles"`
 	Build        string   `json:"build"`
 }
 
 // PanelTotals sums the panel's products.
 type PanelTotals struct {
-	Apps         int    `json:"apps"`
-	Uso7d        *int64 `json:"uso_7d"`
-	Uso30d       *int64 `json:"uso_30d"`
-	Visitantes7d *int64 `json:"visitantes_7d"`
+	Apps       int    `json:"apps"`
+	Usage7d    *int64 `json:"uso_7d"`
+	Usage30d   *int64 `json:"uso_30d"`
+	Visitors7d *int64 `json:"visitantes_7d"`
 }
 
 // Cursor is a product's entry of GET /api/vitrine/cursores: how far the
 // collector has read each source. borda is the newest usage flush of the
 // API edge; this service has no CLI source, so cli is never set.
 type Cursor struct {
-	Borda *string `json:"borda,omitempty"`
-	CLI   *string `json:"cli,omitempty"`
+	Edge *string `json:"borda,omitempty"`
+	CLI  *string `json:"cli,omitempty"`
 }
 
 // Publish closes the visitor days that ended over an hour ago, marks today
@@ -82,7 +82,7 @@ func (p *Publisher) Publish(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return p.Store.PublishVitrine(ctx, p.Produto, t, docs)
+	return p.Store.PublishVitrine(ctx, p.Product, t, docs)
 }
 
 // gather reads what one publication needs.
@@ -95,7 +95,7 @@ func (p *Publisher) gather(ctx context.Context, now time.Time) (Input, *time.Tim
 		return Input{}, nil, err
 	}
 	first := today.AddDate(0, 0, -(Days - 1))
-	in := Input{Now: now, Produto: p.Produto, Nome: p.Nome, BaseURL: p.BaseURL, Build: p.Build,
+	in := Input{Now: now, Product: p.Product, Name: p.Name, BaseURL: p.BaseURL, Build: p.Build,
 		Counts: map[string]map[string]int64{}, Measured: map[string]int64{}}
 	rows, err := p.Store.Usage(ctx, first, today)
 	if err != nil {
@@ -115,14 +115,14 @@ func (p *Publisher) gather(ctx context.Context, now time.Time) (Input, *time.Tim
 	for _, d := range days {
 		in.Measured[key(d.Day)] = d.Visitors
 	}
-	if in.Desde, err = p.Store.FirstUsageDay(ctx); err != nil {
+	if in.Since, err = p.Store.FirstUsageDay(ctx); err != nil {
 		return Input{}, nil, err
 	}
 	if in.Stats, err = p.Store.Stats(ctx); err != nil {
 		return Input{}, nil, err
 	}
 	if p.Full {
-		a, err := p.Store.AccountTotals(ctx, p.Produto)
+		a, err := p.Store.AccountTotals(ctx, p.Product)
 		if err != nil {
 			return Input{}, nil, err
 		}
@@ -140,27 +140,27 @@ func (p *Publisher) gather(ctx context.Context, now time.Time) (Input, *time.Tim
 func Documents(in Input, lastFlush *time.Time) (map[string][]byte, error) {
 	public, exact := Build(in, true), Build(in, false)
 	var bundles *int64
-	if exact.Catalogo != nil {
-		bundles = &exact.Catalogo.Bundles
+	if exact.Catalog != nil {
+		bundles = &exact.Catalog.Bundles
 	}
-	at := *exact.AtualizadoEm
+	at := *exact.UpdatedAt
 	panel := Panel{
-		Apps: []PanelApp{{ID: in.Produto, Nome: in.Nome, AtualizadoEm: at, UsoHoje: exact.Uso.Hoje,
-			Uso7d: exact.Uso.D7, Uso30d: exact.Uso.D30, Visitantes7d: exact.Visitantes.D7,
-			APIIA7d: exact.Agentes.APIIA7d, Sem5xx7d: exact.Confiabilidade.Sem5xx7d, Bundles: bundles, Build: in.Build}},
+		Apps: []PanelApp{{ID: in.Product, Name: in.Name, UpdatedAt: at, UsageToday: exact.Usage.Today,
+			Usage7d: exact.Usage.D7, Usage30d: exact.Usage.D30, Visitors7d: exact.Visitors.D7,
+			APIAI7d: exact.Agents.APIAI7d, No5xxShare7d: exact.Reliability.No5xxShare7d, Bundles: bundles, Build: in.Build}},
 		Updated: at,
-		Totals:  PanelTotals{Apps: 1, Uso7d: exact.Uso.D7, Uso30d: exact.Uso.D30, Visitantes7d: exact.Visitantes.D7},
+		Totals:  PanelTotals{Apps: 1, Usage7d: exact.Usage.D7, Usage30d: exact.Usage.D30, Visitors7d: exact.Visitors.D7},
 	}
 	cursor := Cursor{}
 	if lastFlush != nil {
 		s := lastFlush.UTC().Format(time.RFC3339)
-		cursor.Borda = &s
+		cursor.Edge = &s
 	}
 	docs := map[string]any{
 		store.VitrinePublic:   public,
 		store.VitrineOperator: exact,
 		store.VitrinePanel:    panel,
-		store.VitrineCursors:  map[string]Cursor{in.Produto: cursor},
+		store.VitrineCursors:  map[string]Cursor{in.Product: cursor},
 	}
 	out := map[string][]byte{}
 	for kind, d := range docs {

@@ -118,7 +118,7 @@ func TestPublish(t *testing.T) {
 	ctx := t.Context()
 	clock := clocktest.New(time.Date(2026, 11, 26, 10, 5, 0, 0, time.UTC))
 	fixture(t, st, clock.Now())
-	p := &vitrine.Publisher{Store: st, Produto: "okf", Nome: "OKF Index", BaseURL: "https://okf.example",
+	p := &vitrine.Publisher{Store: st, Product: "okf", Name: "OKF Index", BaseURL: "https://okf.example",
 		Build: "abc123", Full: true, Now: clock.Now}
 	published, err := p.Publish(ctx)
 	if err != nil || !published {
@@ -132,8 +132,8 @@ func TestPublish(t *testing.T) {
 
 	n := func(v float64) any { return v }
 	null := any(nil)
-	day := func(paginas, api, apiIA, maquina, visitantes, uso any) map[string]any {
-		return map[string]any{"paginas": paginas, "api": api, "api_ia": apiIA, "maquina": maquina, "visitantes": visitantes, "uso": uso}
+	day := func(pages, api, apiAI, machine, visitors, used any) map[string]any {
+		return map[string]any{"paginas": pages, "api": api, "api_ia": apiAI, "maquina": machine, "visitantes": visitors, "uso": used}
 	}
 	// Every top-level key, in order.
 	var keys []string
@@ -151,11 +151,11 @@ func TestPublish(t *testing.T) {
 		t.Errorf("keys %v\nwant %v", keys, wantKeys)
 	}
 
-	dias := pub["dias"].([]any)
-	if len(dias) != vitrine.Days {
-		t.Fatalf("%d days, want %d", len(dias), vitrine.Days)
+	days := pub["dias"].([]any)
+	if len(days) != vitrine.Days {
+		t.Fatalf("%d days, want %d", len(days), vitrine.Days)
 	}
-	for i, d := range dias {
+	for i, d := range days {
 		want := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, i-30).Format(time.DateOnly)
 		if got := d.(map[string]any)["dia"]; got != want {
 			t.Errorf("dias[%d].dia = %v, want %s (oldest first, today last)", i, got, want)
@@ -170,19 +170,19 @@ func TestPublish(t *testing.T) {
 		30: day(n(5), n(110), n(100), n(0), n(2), n(110)), // api 105, uso 114
 	}
 	for i, want := range wantDays {
-		got := dias[i].(map[string]any)
+		got := days[i].(map[string]any)
 		delete(got, "dia")
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("dias[%d] = %v\nwant %v", i, got, want)
 		}
 	}
 	for i := 1; i <= 23; i++ {
-		if d := dias[i].(map[string]any); d["uso"] != nil || d["visitantes"] != nil {
+		if d := days[i].(map[string]any); d["uso"] != nil || d["visitantes"] != nil {
 			t.Errorf("dias[%d] = %v, want nulls", i, d)
 		}
 	}
 
-	today := dias[30].(map[string]any)
+	today := days[30].(map[string]any)
 	today["dia"] = "2026-11-26"
 	for path, want := range map[string]any{
 		"v": n(1), "produto": "okf", "publicado": true, "atualizado_em": "2026-11-26T10:05:00Z", "stale": false,
@@ -281,7 +281,7 @@ func TestPublish(t *testing.T) {
 func TestPublishBeforeAnyUsage(t *testing.T) {
 	st := storetest.NewStore(t)
 	clock := clocktest.New(time.Date(2026, 11, 26, 0, 30, 0, 0, time.UTC))
-	p := &vitrine.Publisher{Store: st, Produto: "okf", Nome: "OKF Index", BaseURL: "https://okf.example", Now: clock.Now}
+	p := &vitrine.Publisher{Store: st, Product: "okf", Name: "OKF Index", BaseURL: "https://okf.example", Now: clock.Now}
 	if _, err := p.Publish(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -33,8 +33,8 @@ const (
 // Input is what one publication reads, gathered by Publish.
 type Input struct {
 	Now     time.Time
-	Produto string
-	Nome    string
+	Product string
+	Name    string
 	BaseURL string // PUBLIC_BASE_URL, for apoio's links
 	Build   string // the collector's published commit
 	// Counts are the usage counters of the last Days days: day
@@ -43,8 +43,8 @@ type Input struct {
 	// Measured are the measured days (usage_days) with their distinct
 	// visitors.
 	Measured map[string]int64
-	// Desde is the first day anything was counted; nil when never.
-	Desde *time.Time
+	// Since is the first day anything was counted; nil when never.
+	Since *time.Time
 	Stats wire.IndexStats
 	// Accounts, when not nil, are the accounts and live API keys.
 	Accounts *Accounts
@@ -59,131 +59,131 @@ type Accounts struct {
 // Projection is the published document of GET /api/vitrine (rounded) and
 // of the operator's operador (exact).
 type Projection struct {
-	V              int            `json:"v"`
-	Produto        string         `json:"produto"`
-	Publicado      bool           `json:"publicado"`
-	AtualizadoEm   *string        `json:"atualizado_em"`
-	Stale          bool           `json:"stale"`
-	Nome           string         `json:"nome"`
-	Desde          *string        `json:"desde"`
-	Fuso           string         `json:"fuso"`
-	Hoje           Dia            `json:"hoje"`
-	Dias           []Dia          `json:"dias"`
-	Janelas        Janelas        `json:"janelas"`
-	Visitantes     Visitantes     `json:"visitantes"`
-	Pessoas        *struct{}      `json:"pessoas"` // no web analytics: always null
-	Agentes        Agentes        `json:"agentes"`
-	Superficies    Superficies    `json:"superficies"`
-	MCP            MCP            `json:"mcp"`
-	Uso            Uso            `json:"uso"`
-	Contas         *Contas        `json:"contas"`
-	Confiabilidade Confiabilidade `json:"confiabilidade"`
-	Catalogo       *Catalogo      `json:"catalogo"`
-	Apoio          Apoio          `json:"apoio"`
+	V           int            `json:"v"`
+	Product     string         `json:"produto"`
+	Published   bool           `json:"publicado"`
+	UpdatedAt   *string        `json:"atualizado_em"`
+	Stale       bool           `json:"stale"`
+	Name        string         `json:"nome"`
+	Since       *string        `json:"desde"`
+	TimeZone    string         `json:"fuso"`
+	Today       Day            `json:"hoje"`
+	Days        []Day          `json:"dias"`
+	Windows     Windows        `json:"janelas"`
+	Visitors    Visitors       `json:"visitantes"`
+	People      *struct{}      `json:"pessoas"` // no web analytics: always null
+	Agents      Agents         `json:"agentes"`
+	Surfaces    Surfaces       `json:"superficies"`
+	MCP         MCP            `json:"mcp"`
+	Usage       Usage          `json:"uso"`
+	Accounts    *AccountCounts `json:"contas"`
+	Reliability Reliability    `json:"confiabilidade"`
+	Catalog     *Catalog       `json:"catalogo"`
+	Support     Support        `json:"apoio"`
 }
 
-// Dia is one UTC day.
-type Dia struct {
-	Dia        string `json:"dia"`
-	Paginas    *int64 `json:"paginas"`    // page views of the site
-	API        *int64 `json:"api"`        // API calls
-	APIIA      *int64 `json:"api_ia"`     // of which by AI agents
-	Maquina    *int64 `json:"maquina"`    // of which by other programs
-	Visitantes *int64 `json:"visitantes"` // distinct visitors of the day
-	Uso        *int64 `json:"uso"`        // every counted use: pages, documents, API, MCP
+// Day is one UTC day (an entry of dias, and hoje).
+type Day struct {
+	Date     string `json:"dia"`
+	Pages    *int64 `json:"paginas"`    // page views of the site
+	API      *int64 `json:"api"`        // API calls
+	APIAI    *int64 `json:"api_ia"`     // of which by AI agents
+	Machine  *int64 `json:"maquina"`    // of which by other programs
+	Visitors *int64 `json:"visitantes"` // distinct visitors of the day
+	Usage    *int64 `json:"uso"`        // every counted use: pages, documents, API, MCP
 }
 
-// Soma sums the measured days of a window.
-type Soma struct {
-	Paginas     *int64 `json:"paginas"`
-	API         *int64 `json:"api"`
-	APIIA       *int64 `json:"api_ia"`
-	Maquina     *int64 `json:"maquina"`
-	Visitantes  *int64 `json:"visitantes"` // sum of daily distinct visitors (visitor-days)
-	Uso         *int64 `json:"uso"`
-	DiasMedidos int    `json:"dias_medidos"`
+// WindowSum sums the measured days of a window.
+type WindowSum struct {
+	Pages        *int64 `json:"paginas"`
+	API          *int64 `json:"api"`
+	APIAI        *int64 `json:"api_ia"`
+	Machine      *int64 `json:"maquina"`
+	Visitors     *int64 `json:"visitantes"` // sum of daily distinct visitors (visitor-days)
+	Usage        *int64 `json:"uso"`
+	MeasuredDays int    `json:"dias_medidos"`
 }
 
-// Janelas are the 7- and 30-day sums, today included.
-type Janelas struct {
-	D7  Soma `json:"d7"`
-	D30 Soma `json:"d30"`
+// Windows (janelas) are the 7- and 30-day sums, today included.
+type Windows struct {
+	D7  WindowSum `json:"d7"`
+	D30 WindowSum `json:"d30"`
 }
 
-// Visitantes are the unique visitors over 7 days.
-type Visitantes struct {
-	Hoje        *int64 `json:"hoje"`
-	D7          *int64 `json:"d7"`           // sum of the 7 days' distinct visitors
-	MediaDia7d  *int64 `json:"media_dia_7d"` // their mean per measured day
-	DiasMedidos int    `json:"dias_medidos"`
-	Definicao   string `json:"definicao"`
+// Visitors (visitantes) are the unique visitors over 7 days.
+type Visitors struct {
+	Today        *int64 `json:"hoje"`
+	D7           *int64 `json:"d7"`           // sum of the 7 days' distinct visitors
+	MeanPerDay7d *int64 `json:"media_dia_7d"` // their mean per measured day
+	MeasuredDays int    `json:"dias_medidos"`
+	Definition   string `json:"definicao"`
 }
 
 // VisitorDefinition says what a visitor is, in the projection itself.
 const VisitorDefinition = "Distinct (client address, browser family) pairs per UTC day among browser requests to the site's pages and POST /api/visit; IPv6 by /64; stored only as a hash under a salt discarded with the day. d7 sums the days: a person returning on two days counts twice."
 
-// Agentes is the use by programs.
-type Agentes struct {
-	APIIA7d     *int64   `json:"api_ia_7d"`
-	APIIA30d    *int64   `json:"api_ia_30d"`
-	Maquina7d   *int64   `json:"maquina_7d"`
-	Maquina30d  *int64   `json:"maquina_30d"`
-	ParcelaIA7d *float64 `json:"parcela_ia_7d"` // share of API calls by AI agents
+// Agents (agentes) is the use by programs.
+type Agents struct {
+	APIAI7d    *int64   `json:"api_ia_7d"`
+	APIAI30d   *int64   `json:"api_ia_30d"`
+	Machine7d  *int64   `json:"maquina_7d"`
+	Machine30d *int64   `json:"maquina_30d"`
+	AIShare7d  *float64 `json:"parcela_ia_7d"` // share of API calls by AI agents
 }
 
-// Superficies are the 30-day uses of each surface.
-type Superficies struct {
-	Paginas    *int64 `json:"paginas"`
-	Documentos *int64 `json:"documentos"`
-	API        *int64 `json:"api"`
-	MCP        *int64 `json:"mcp"`
-	Visitas    *int64 `json:"visitas"` // POST /api/visit
+// Surfaces (superficies) are the 30-day uses of each surface.
+type Surfaces struct {
+	Pages     *int64 `json:"paginas"`
+	Documents *int64 `json:"documentos"`
+	API       *int64 `json:"api"`
+	MCP       *int64 `json:"mcp"`
+	Visits    *int64 `json:"visitas"` // POST /api/visit
 }
 
 // MCP is the use of the MCP server.
 type MCP struct {
-	Pedidos7d      *int64 `json:"pedidos_7d"`
-	Pedidos30d     *int64 `json:"pedidos_30d"`
-	Ferramentas7d  *int64 `json:"ferramentas_7d"`
-	Ferramentas30d *int64 `json:"ferramentas_30d"`
+	Requests7d   *int64 `json:"pedidos_7d"`
+	Requests30d  *int64 `json:"pedidos_30d"`
+	ToolCalls7d  *int64 `json:"ferramentas_7d"`
+	ToolCalls30d *int64 `json:"ferramentas_30d"`
 }
 
-// Uso is every counted use.
-type Uso struct {
-	Hoje *int64 `json:"hoje"`
-	D7   *int64 `json:"d7"`
-	D30  *int64 `json:"d30"`
+// Usage (uso) is every counted use.
+type Usage struct {
+	Today *int64 `json:"hoje"`
+	D7    *int64 `json:"d7"`
+	D30   *int64 `json:"d30"`
 }
 
-// Contas are the account figures.
-type Contas struct {
-	Total        int64 `json:"total"`
-	ChavesAtivas int64 `json:"chaves_ativas"`
+// AccountCounts (contas) are the account figures.
+type AccountCounts struct {
+	Total    int64 `json:"total"`
+	LiveKeys int64 `json:"chaves_ativas"`
 }
 
-// Confiabilidade is the share of requests answered without a 5xx over 7
-// days, and the collector's build.
-type Confiabilidade struct {
-	Sem5xx7d   *float64 `json:"sem_5xx_7d"`
-	Pedidos7d  *int64   `json:"pedidos_7d"`
-	Erros5xx7d *int64   `json:"erros_5xx_7d"`
-	Build      string   `json:"build"`
+// Reliability (confiabilidade) is the share of requests answered without
+// a 5xx over 7 days, and the collector's build.
+type Reliability struct {
+	No5xxShare7d *float64 `json:"sem_5xx_7d"`
+	Requests7d   *int64   `json:"pedidos_7d"`
+	Errors5xx7d  *int64   `json:"erros_5xx_7d"`
+	Build        string   `json:"build"`
 }
 
-// Catalogo is the index from its statistics.
-type Catalogo struct {
-	Bundles           int64   `json:"bundles"`
-	CodeHost          int64   `json:"code_host"`
-	Domain            int64   `json:"domain"`
-	UltimaAtualizacao *string `json:"ultima_atualizacao"`
+// Catalog (catalogo) is the index from its statistics.
+type Catalog struct {
+	Bundles    int64   `json:"bundles"`
+	CodeHost   int64   `json:"code_host"`
+	Domain     int64   `json:"domain"`
+	LastUpdate *string `json:"ultima_atualizacao"`
 }
 
-// Apoio says where to support the service.
-type Apoio struct {
-	Parcerias string `json:"parcerias"`
-	Contato   string `json:"contato"`
-	Credito   string `json:"credito"`
-	Precos    string `json:"precos"`
+// Support (apoio) says where to support the service.
+type Support struct {
+	Partners string `json:"parcerias"`
+	Contact  string `json:"contato"`
+	Credit   string `json:"credito"`
+	Pricing  string `json:"precos"`
 }
 
 // builder computes with or without rounding.
@@ -199,48 +199,48 @@ func Build(in Input, round bool) Projection {
 	b := builder{in: in, round: round, today: in.Now.UTC().Truncate(24 * time.Hour)}
 	at := in.Now.UTC().Format(time.RFC3339)
 	p := Projection{
-		V: Version, Produto: in.Produto, Publicado: true, AtualizadoEm: &at, Nome: in.Nome, Fuso: "UTC",
-		Dias: make([]Dia, 0, Days),
+		V: Version, Product: in.Product, Published: true, UpdatedAt: &at, Name: in.Name, TimeZone: "UTC",
+		Days: make([]Day, 0, Days),
 	}
-	if in.Desde != nil {
-		d := in.Desde.UTC().Format(time.DateOnly)
-		p.Desde = &d
+	if in.Since != nil {
+		d := in.Since.UTC().Format(time.DateOnly)
+		p.Since = &d
 	}
 	for i := Days - 1; i >= 0; i-- {
-		p.Dias = append(p.Dias, b.dia(b.today.AddDate(0, 0, -i)))
+		p.Days = append(p.Days, b.day(b.today.AddDate(0, 0, -i)))
 	}
-	p.Hoje = p.Dias[len(p.Dias)-1]
-	p.Janelas = Janelas{D7: b.soma(7), D30: b.soma(30)}
+	p.Today = p.Days[len(p.Days)-1]
+	p.Windows = Windows{D7: b.windowSum(7), D30: b.windowSum(30)}
 
 	vis7, visDays := b.sumVisitors(7)
-	p.Visitantes = Visitantes{Hoje: p.Hoje.Visitantes, D7: b.r(vis7), DiasMedidos: visDays, Definicao: VisitorDefinition}
+	p.Visitors = Visitors{Today: p.Today.Visitors, D7: b.r(vis7), MeasuredDays: visDays, Definition: VisitorDefinition}
 	if vis7 != nil && visDays > 0 {
 		mean := (*vis7 + int64(visDays)/2) / int64(visDays)
-		p.Visitantes.MediaDia7d = b.r(&mean)
+		p.Visitors.MeanPerDay7d = b.r(&mean)
 	}
 
 	ai7, api7 := b.sum(usage.APIAI, 7), b.sum(usage.API, 7)
-	p.Agentes = Agentes{APIIA7d: b.r(ai7), APIIA30d: b.r(b.sum(usage.APIAI, 30)),
-		Maquina7d: b.r(b.sum(usage.APIMachine, 7)), Maquina30d: b.r(b.sum(usage.APIMachine, 30))}
+	p.Agents = Agents{APIAI7d: b.r(ai7), APIAI30d: b.r(b.sum(usage.APIAI, 30)),
+		Machine7d: b.r(b.sum(usage.APIMachine, 7)), Machine30d: b.r(b.sum(usage.APIMachine, 30))}
 	if ai7 != nil && api7 != nil && *api7 > 0 {
 		share := float64(*ai7) / float64(*api7)
 		if round {
 			share = round2Float(share)
 		}
-		p.Agentes.ParcelaIA7d = &share
+		p.Agents.AIShare7d = &share
 	}
-	p.Superficies = Superficies{Paginas: b.r(b.sum(usage.Page, 30)), Documentos: b.r(b.sum(usage.Doc, 30)),
-		API: b.r(b.sum(usage.API, 30)), MCP: b.r(b.sum(usage.MCP, 30)), Visitas: b.r(b.sum(usage.Visit, 30))}
-	p.MCP = MCP{Pedidos7d: b.r(b.sum(usage.MCP, 7)), Pedidos30d: b.r(b.sum(usage.MCP, 30)),
-		Ferramentas7d: b.r(b.sum(usage.MCPTool, 7)), Ferramentas30d: b.r(b.sum(usage.MCPTool, 30))}
-	p.Uso = Uso{Hoje: p.Hoje.Uso, D7: p.Janelas.D7.Uso, D30: p.Janelas.D30.Uso}
+	p.Surfaces = Surfaces{Pages: b.r(b.sum(usage.Page, 30)), Documents: b.r(b.sum(usage.Doc, 30)),
+		API: b.r(b.sum(usage.API, 30)), MCP: b.r(b.sum(usage.MCP, 30)), Visits: b.r(b.sum(usage.Visit, 30))}
+	p.MCP = MCP{Requests7d: b.r(b.sum(usage.MCP, 7)), Requests30d: b.r(b.sum(usage.MCP, 30)),
+		ToolCalls7d: b.r(b.sum(usage.MCPTool, 7)), ToolCalls30d: b.r(b.sum(usage.MCPTool, 30))}
+	p.Usage = Usage{Today: p.Today.Usage, D7: p.Windows.D7.Usage, D30: p.Windows.D30.Usage}
 	if in.Accounts != nil {
-		p.Contas = &Contas{Total: b.n(in.Accounts.Total), ChavesAtivas: b.n(in.Accounts.LiveKeys)}
+		p.Accounts = &AccountCounts{Total: b.n(in.Accounts.Total), LiveKeys: b.n(in.Accounts.LiveKeys)}
 	}
-	p.Confiabilidade = b.confiabilidade()
-	p.Catalogo = b.catalogo()
-	p.Apoio = Apoio{Parcerias: in.BaseURL + "/api/partners", Contato: in.BaseURL + "/api/contact",
-		Credito: in.BaseURL + "/api/credito", Precos: in.BaseURL + "/api/pricing"}
+	p.Reliability = b.reliability()
+	p.Catalog = b.catalog()
+	p.Support = Support{Partners: in.BaseURL + "/api/partners", Contact: in.BaseURL + "/api/contact",
+		Credit: in.BaseURL + "/api/credito", Pricing: in.BaseURL + "/api/pricing"}
 	return p
 }
 
@@ -278,8 +278,8 @@ func (b builder) metric(d time.Time, metric string) *int64 {
 	return &n
 }
 
-// uso is a day's every counted use.
-func (b builder) uso(d time.Time) *int64 {
+// usage is a day's every counted use.
+func (b builder) usage(d time.Time) *int64 {
 	if !b.measured(d) {
 		return nil
 	}
@@ -297,10 +297,10 @@ func (b builder) visitors(d time.Time) *int64 {
 	return &n
 }
 
-func (b builder) dia(d time.Time) Dia {
-	return Dia{Dia: key(d), Paginas: b.r(b.metric(d, usage.Page)), API: b.r(b.metric(d, usage.API)),
-		APIIA: b.r(b.metric(d, usage.APIAI)), Maquina: b.r(b.metric(d, usage.APIMachine)),
-		Visitantes: b.r(b.visitors(d)), Uso: b.r(b.uso(d))}
+func (b builder) day(d time.Time) Day {
+	return Day{Date: key(d), Pages: b.r(b.metric(d, usage.Page)), API: b.r(b.metric(d, usage.API)),
+		APIAI: b.r(b.metric(d, usage.APIAI)), Machine: b.r(b.metric(d, usage.APIMachine)),
+		Visitors: b.r(b.visitors(d)), Usage: b.r(b.usage(d))}
 }
 
 // window calls f for each of the last days days, today included, and sums
@@ -330,18 +330,18 @@ func (b builder) sum(metric string, days int) *int64 {
 
 func (b builder) sumVisitors(days int) (*int64, int) { return b.window(days, b.visitors) }
 
-func (b builder) soma(days int) Soma {
-	uso, measured := b.window(days, b.uso)
+func (b builder) windowSum(days int) WindowSum {
+	counted, measured := b.window(days, b.usage)
 	vis, _ := b.sumVisitors(days)
-	return Soma{Paginas: b.r(b.sum(usage.Page, days)), API: b.r(b.sum(usage.API, days)),
-		APIIA: b.r(b.sum(usage.APIAI, days)), Maquina: b.r(b.sum(usage.APIMachine, days)),
-		Visitantes: b.r(vis), Uso: b.r(uso), DiasMedidos: measured}
+	return WindowSum{Pages: b.r(b.sum(usage.Page, days)), API: b.r(b.sum(usage.API, days)),
+		APIAI: b.r(b.sum(usage.APIAI, days)), Machine: b.r(b.sum(usage.APIMachine, days)),
+		Visitors: b.r(vis), Usage: b.r(counted), MeasuredDays: measured}
 }
 
-// confiabilidade is measured on the usage_days days only (the request
+// reliability is measured on the usage_days days only (the request
 // counters came with them).
-func (b builder) confiabilidade() Confiabilidade {
-	c := Confiabilidade{Build: b.in.Build}
+func (b builder) reliability() Reliability {
+	c := Reliability{Build: b.in.Build}
 	count := func(metric string) func(time.Time) *int64 {
 		return func(d time.Time) *int64 {
 			if _, ok := b.in.Measured[key(d)]; !ok {
@@ -353,7 +353,7 @@ func (b builder) confiabilidade() Confiabilidade {
 	}
 	total, _ := b.window(7, count(usage.Requests))
 	bad, _ := b.window(7, count(usage.Requests5xx))
-	c.Pedidos7d, c.Erros5xx7d = b.r(total), b.r(bad)
+	c.Requests7d, c.Errors5xx7d = b.r(total), b.r(bad)
 	if total != nil && *total > 0 {
 		var share float64
 		if b.round {
@@ -361,18 +361,18 @@ func (b builder) confiabilidade() Confiabilidade {
 		} else {
 			share = 1 - float64(*bad)/float64(*total)
 		}
-		c.Sem5xx7d = &share
+		c.No5xxShare7d = &share
 	}
 	return c
 }
 
-func (b builder) catalogo() *Catalogo {
+func (b builder) catalog() *Catalog {
 	st := b.in.Stats
-	c := &Catalogo{Bundles: b.n(st.Total), CodeHost: b.n(st.ByOrigin[wire.OriginCodeHost]),
+	c := &Catalog{Bundles: b.n(st.Total), CodeHost: b.n(st.ByOrigin[wire.OriginCodeHost]),
 		Domain: b.n(st.ByOrigin[wire.OriginDomain])}
 	if st.LastUpdate != nil {
 		s := st.LastUpdate.UTC().Format(time.RFC3339)
-		c.UltimaAtualizacao = &s
+		c.LastUpdate = &s
 	}
 	return c
 }

@@ -4,8 +4,9 @@ package wire
 // GET /api/partners (its modalidades and placements) and POST /api/contact
 // (its tipo and espaco checks), so an id is defined once.
 
-// Modalidades are the ids of the kinds of partnership, in the order shown.
-var Modalidades = []string{"patrocinio", "parceria", "anuncio"}
+// PartnershipKinds are the ids of the kinds of partnership (modalidades),
+// in the order shown: the values POST /api/contact accepts in tipo.
+var PartnershipKinds = []string{"patrocinio", "parceria", "anuncio"}
 
 // PlacementIDs are the ids of the placements on offer, in the order shown:
 // the values POST /api/contact accepts in espaco. The operator's offer file
@@ -14,5 +15,6 @@ var Modalidades = []string{"patrocinio", "parceria", "anuncio"}
 // publishes them as an enum.
 var PlacementIDs = []string{"pagina_inicial", "topo_da_busca", "lateral_da_busca", "cartao_do_bundle", "llms_txt", "mcp_instructions"}
 
-// MaxEspaco is how many placements one proposal may name (contract 8).
-const MaxEspaco = 6
+// MaxProposalPlacements is how many placements one proposal may name in
+// espaco (contract 8).
+const MaxProposalPlacements = 6

@@ -89,7 +89,7 @@ func run(log *slog.Logger) error {
 			"seeds", len(opts.Sweep.Seeds), "queries", len(opts.Sweep.Queries), "code_queries", len(opts.Sweep.CodeQueries))
 	}
 	if cfg.Full() && cfg.VitrineCollector {
-		opts.Vitrine = &vitrine.Publisher{Store: st, Produto: vitrineProduct, Nome: vitrineName,
+		opts.Vitrine = &vitrine.Publisher{Store: st, Product: vitrineProduct, Name: vitrineName,
 			BaseURL: cfg.PublicBaseURL, Build: build, Full: true}
 		log.Info("collector on: the usage projection is published hourly")
 	}

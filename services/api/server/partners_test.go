@@ -74,8 +74,8 @@ func TestPartnersDocument(t *testing.T) {
 	for _, pl := range p.Placements {
 		ids = append(ids, pl.ID)
 	}
-	if p.Status != "sob_consulta" || p.Produto != "okf" || !slices.Equal(ids, wire.PlacementIDs) || len(p.Modalidades) != 3 {
-		t.Errorf("status %q, produto %q, placements %v, modalidades %v", p.Status, p.Produto, ids, p.Modalidades)
+	if p.Status != "sob_consulta" || p.Product != "okf" || !slices.Equal(ids, wire.PlacementIDs) || len(p.PartnershipKinds) != 3 {
+		t.Errorf("status %q, produto %q, placements %v, modalidades %v", p.Status, p.Product, ids, p.PartnershipKinds)
 	}
 	if !strings.Contains(string(body), `"price_usd_30d":300,"exposure":[{"dias":30,"price_usd":300},{"dias":90,"price_usd":800},{"dias":365,"price_usd":null}]`) {
 		t.Errorf("prices are not exact JSON numbers: %s", body)
@@ -84,23 +84,23 @@ func TestPartnersDocument(t *testing.T) {
 		t.Errorf("stats %s", doc["stats"])
 	}
 	// The payment block is the x402 configuration: dev, base-sepolia, no address.
-	if p.Payment.Rede != "base-sepolia" || p.Payment.ChainID != 84532 || p.Payment.Ativo || p.Payment.PayTo != nil || p.Payment.EIP681 != nil {
+	if p.Payment.Network != "base-sepolia" || p.Payment.ChainID != 84532 || p.Payment.Active || p.Payment.PayTo != nil || p.Payment.EIP681 != nil {
 		t.Errorf("payment %+v", p.Payment)
 	}
 	l := p.Links
-	if l.Self != publicBase+"/api/partners" || l.Stats != publicBase+"/api/vitrine" || l.Page != nil || l.Contact != publicBase+"/api/contact" || l.Casa != publicBase+"/" {
+	if l.Self != publicBase+"/api/partners" || l.Stats != publicBase+"/api/vitrine" || l.Page != nil || l.Contact != publicBase+"/api/contact" || l.Home != publicBase+"/" {
 		t.Errorf("_links %+v", l)
 	}
 	c := p.Contact
 	if c.APIURL != publicBase+"/api/contact" || c.Email != nil || c.FormURL != nil || !strings.Contains(string(doc["contact"]), `"price_agent_usd":0.1,`) ||
-		!slices.Equal(c.CamposProposta, []string{"tipo", "empresa", "site", "orcamento", "espaco", "duracao", "pagamento"}) {
+		!slices.Equal(c.ProposalFields, []string{"tipo", "empresa", "site", "orcamento", "espaco", "duracao", "pagamento"}) {
 		t.Errorf("contact %s", doc["contact"])
 	}
 	if p.HouseBundle.URL != publicBase+"/okf/index.md" || len(p.CurrentSponsors) != 0 || string(doc["current_sponsors"]) != "[]" {
 		t.Errorf("house_bundle %+v, sponsors %s", p.HouseBundle, doc["current_sponsors"])
 	}
 	// Every field it names is one contact.Request decodes.
-	for _, f := range append(slices.Clone(c.Campos), c.CamposProposta...) {
+	for _, f := range append(slices.Clone(c.Fields), c.ProposalFields...) {
 		if !strings.Contains(contactFieldTags(), `"`+f+`"`) {
 			t.Errorf("%s is not a field of POST /api/contact", f)
 		}
@@ -177,7 +177,7 @@ func TestPartnersFileAndContactAgree(t *testing.T) {
 	for _, pl := range p.Placements {
 		ids = append(ids, pl.ID)
 	}
-	if ids[0] != "llms_txt" || p.Placements[0].Disponivel || p.Links.Casa != "https://house.example/" || p.Contact.Email == nil {
+	if ids[0] != "llms_txt" || p.Placements[0].Available || p.Links.Home != "https://house.example/" || p.Contact.Email == nil {
 		t.Fatalf("the file's order, availability and links are not served: %v %+v", ids, p.Links)
 	}
 	sorted := slices.Sorted(slices.Values(ids))
@@ -235,7 +235,7 @@ func TestPartnersSponsorTerm(t *testing.T) {
 	resp, body := a.do(http.MethodGet, "/api/partners", nil)
 	var p partnersapi.Document
 	_ = json.Unmarshal(body, &p)
-	if len(p.CurrentSponsors) != 1 || p.CurrentSponsors[0].Espacos[0] != "llms_txt" || p.CurrentSponsors[0].Ate != "2026-12-31" {
+	if len(p.CurrentSponsors) != 1 || p.CurrentSponsors[0].Placements[0] != "llms_txt" || p.CurrentSponsors[0].Until != "2026-12-31" {
 		t.Fatalf("sponsors %+v", p.CurrentSponsors)
 	}
 	clk.Advance(12 * time.Hour)
@@ -256,13 +256,13 @@ func TestPartnersPaymentLive(t *testing.T) {
 	var p partnersapi.Document
 	a.get("/api/partners", 200, &p)
 	pay := p.Payment
-	if pay.Rede != "base" || pay.ChainID != 8453 || !pay.Ativo || pay.PayTo == nil || *pay.PayTo != testPayTo ||
+	if pay.Network != "base" || pay.ChainID != 8453 || !pay.Active || pay.PayTo == nil || *pay.PayTo != testPayTo ||
 		pay.EIP681 == nil || *pay.EIP681 != "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address="+testPayTo {
 		t.Fatalf("payment %+v", pay)
 	}
 	var b billing.Billing
 	a.get("/api/billing", 200, &b)
-	if b.Payment.Network != pay.Rede || int64(b.Payment.ChainID) != pay.ChainID || *b.Payment.PayTo != *pay.PayTo {
+	if b.Payment.Network != pay.Network || int64(b.Payment.ChainID) != pay.ChainID || *b.Payment.PayTo != *pay.PayTo {
 		t.Fatalf("partners payment %+v disagrees with billing %+v", pay, b.Payment)
 	}
 }

@@ -44,7 +44,7 @@ func newVitrineEnv(t *testing.T, edit func(env map[string]string)) *vitrineEnv {
 	return &vitrineEnv{
 		accountEnv: &accountEnv{testAPI: a, idp: idp},
 		clock:      clock,
-		collector: &vitrine.Publisher{Store: st, Produto: billing.ProductID, Nome: AppName, BaseURL: publicBase,
+		collector: &vitrine.Publisher{Store: st, Product: billing.ProductID, Name: AppName, BaseURL: publicBase,
 			Build: "test-build", Full: true, Now: clock.Now},
 	}
 }
@@ -103,7 +103,7 @@ func TestVitrine(t *testing.T) {
 		t.Fatalf("after publication: %d, ETag %q (was %q)", resp.StatusCode, tag, first)
 	}
 	var p vitrine.Projection
-	if err := json.Unmarshal(body, &p); err != nil || !p.Publicado || p.Stale || p.V != 1 || len(p.Dias) != 31 {
+	if err := json.Unmarshal(body, &p); err != nil || !p.Published || p.Stale || p.V != 1 || len(p.Days) != 31 {
 		t.Fatalf("projection %s (%v)", body, err)
 	}
 	if keys := topKeys(t, body); len(keys) != 21 || !slices.Contains(keys, "confiabilidade") {
@@ -192,8 +192,8 @@ func TestVitrineOperatorRoutes(t *testing.T) {
 	e.publish()
 	var op vitrineapi.OperatorDocument
 	resp, body := e.send("GET", paths[0], operator, nil)
-	if err := json.Unmarshal(body, &op); err != nil || resp.StatusCode != 200 || op.Operador == nil || op.AtualizadoEm == nil ||
-		*op.AtualizadoEm != *op.Operador.AtualizadoEm || op.Produto != "okf" {
+	if err := json.Unmarshal(body, &op); err != nil || resp.StatusCode != 200 || op.Operator == nil || op.UpdatedAt == nil ||
+		*op.UpdatedAt != *op.Operator.UpdatedAt || op.Product != "okf" {
 		t.Errorf("operador: %d %s", resp.StatusCode, body)
 	}
 	var panel vitrine.Panel
@@ -243,7 +243,7 @@ func TestVitrineExcerpt(t *testing.T) {
 	t.Parallel()
 	e := newVitrineEnv(t, nil)
 	ex, err := e.server.vitrine.Excerpt(t.Context())
-	if err != nil || ex.Publicado || ex.AtualizadoEm != nil || ex.Link != publicBase+"/api/vitrine" || ex.Uso30d != nil {
+	if err != nil || ex.Published || ex.UpdatedAt != nil || ex.Link != publicBase+"/api/vitrine" || ex.Usage30d != nil {
 		t.Fatalf("before publication: %+v %v", ex, err)
 	}
 	if err := e.store.AddUsage(t.Context(), "00000000-0000-4000-8000-000000000001", []store.UsageDelta{
@@ -252,7 +252,7 @@ func TestVitrineExcerpt(t *testing.T) {
 	}
 	e.publish()
 	ex, err = e.server.vitrine.Excerpt(t.Context())
-	if err != nil || !ex.Publicado || ex.AtualizadoEm == nil || ex.Stale || ex.Uso30d == nil || *ex.Uso30d != 1200 || ex.Bundles == nil {
+	if err != nil || !ex.Published || ex.UpdatedAt == nil || ex.Stale || ex.Usage30d == nil || *ex.Usage30d != 1200 || ex.Bundles == nil {
 		t.Fatalf("after publication: %+v %v", ex, err)
 	}
 	// GET /api/partners carries the excerpt once published.
@@ -260,7 +260,7 @@ func TestVitrineExcerpt(t *testing.T) {
 		Stats vitrineapi.Excerpt `json:"stats"`
 	}
 	e.get("/api/partners", 200, &partners)
-	if got := partners.Stats; !got.Publicado || got.Uso30d == nil || *got.Uso30d != 1200 || got.Link != publicBase+"/api/vitrine" {
+	if got := partners.Stats; !got.Published || got.Usage30d == nil || *got.Usage30d != 1200 || got.Link != publicBase+"/api/vitrine" {
 		t.Errorf("partners stats after publication: %+v", got)
 	}
 }

@@ -20,7 +20,7 @@ func TestPublishVitrineJobRuns(t *testing.T) {
 	defer cancel()
 	st := storetest.NewStore(t)
 	_, done := startClient(t, ctx, worker.Options{Store: st,
-		Vitrine: &vitrine.Publisher{Store: st, Produto: "okf", Nome: "OKF Index", BaseURL: "https://okf.example", Build: "b"}})
+		Vitrine: &vitrine.Publisher{Store: st, Product: "okf", Name: "OKF Index", BaseURL: "https://okf.example", Build: "b"}})
 	for {
 		select {
 		case ev := <-done:

@@ -189,8 +189,8 @@ func parseProposal(req Request) (map[string]any, error) {
 		}
 		return nil
 	}
-	if !slices.Contains(wire.Modalidades, req.Tipo) {
-		return nil, apierror.New(apierror.InvalidField, "tipo must be one of "+strings.Join(wire.Modalidades, ", ")+".").At("tipo")
+	if !slices.Contains(wire.PartnershipKinds, req.Tipo) {
+		return nil, apierror.New(apierror.InvalidField, "tipo must be one of "+strings.Join(wire.PartnershipKinds, ", ")+".").At("tipo")
 	}
 	for _, check := range []error{oneOf("orcamento", req.Orcamento, contactOrcamentos), oneOf("duracao", req.Duracao, contactDuracoes),
 		oneOf("pagamento", req.Pagamento, contactPagamentos)} {
@@ -201,8 +201,8 @@ func parseProposal(req Request) (map[string]any, error) {
 	if len([]rune(req.Empresa)) > maxContactText || len([]rune(req.Site)) > maxContactText {
 		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("empresa and site are at most %d characters.", maxContactText)).At("empresa")
 	}
-	if len(req.Espaco) > wire.MaxEspaco {
-		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("espaco names at most %d placements.", wire.MaxEspaco)).At("espaco")
+	if len(req.Espaco) > wire.MaxProposalPlacements {
+		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("espaco names at most %d placements.", wire.MaxProposalPlacements)).At("espaco")
 	}
 	for i, e := range req.Espaco {
 		if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(req.Espaco[:i], e) {

@@ -73,42 +73,42 @@ const offerStatus = "sob_consulta"
 
 // Document is the answer of GET /api/partners.
 type Document struct {
-	Status          string             `json:"status"`
-	Produto         string             `json:"produto"`
-	Idioma          string             `json:"idioma"`
-	Titulo          string             `json:"titulo"`
-	Descricao       string             `json:"descricao"`
-	Publico         string             `json:"publico"`
-	Modalidades     []offer.Modalidade `json:"modalidades"`
-	Placements      []offer.Placement  `json:"placements"`
-	HouseBundle     HouseBundle        `json:"house_bundle"`
-	Parcerias       []string           `json:"parcerias"`
-	CurrentSponsors []offer.Sponsor    `json:"current_sponsors"`
-	Stats           any                `json:"stats"`
-	Payment         PartnerPayment     `json:"payment"`
-	Contact         Contact            `json:"contact"`
-	Politica        map[string]string  `json:"politica"`
-	Links           Links              `json:"_links"`
+	Status           string                  `json:"status"`
+	Product          string                  `json:"produto"`
+	Language         string                  `json:"idioma"`
+	Title            string                  `json:"titulo"`
+	Description      string                  `json:"descricao"`
+	Audience         string                  `json:"publico"`
+	PartnershipKinds []offer.PartnershipKind `json:"modalidades"`
+	Placements       []offer.Placement       `json:"placements"`
+	HouseBundle      HouseBundle             `json:"house_bundle"`
+	Partnerships     []string                `json:"parcerias"`
+	CurrentSponsors  []offer.Sponsor         `json:"current_sponsors"`
+	Stats            any                     `json:"stats"`
+	Payment          PartnerPayment          `json:"payment"`
+	Contact          Contact                 `json:"contact"`
+	Policy           map[string]string       `json:"politica"`
+	Links            Links                   `json:"_links"`
 }
 
 // HouseBundle is the house's own OKF bundle.
 type HouseBundle struct {
-	Nome      string `json:"nome"`
-	Descricao string `json:"descricao"`
-	URL       string `json:"url"`
+	Name        string `json:"nome"`
+	Description string `json:"descricao"`
+	URL         string `json:"url"`
 }
 
 // PartnerPayment is how a partner pays: USDC to the configured address on
 // the configured network (the x402 configuration of GET /api/billing), or
 // the file's alternatives.
 type PartnerPayment struct {
-	Rede         string   `json:"rede"`
+	Network      string   `json:"rede"`
 	ChainID      int64    `json:"chain_id"`
-	Ativo        bool     `json:"ativo"`
+	Active       bool     `json:"ativo"`
 	PayTo        *string  `json:"pay_to"`
 	EIP681       *string  `json:"eip681"`
-	Alternativas []string `json:"alternativas"`
-	Nota         string   `json:"nota"`
+	Alternatives []string `json:"alternativas"`
+	Note         string   `json:"nota"`
 }
 
 // Contact is how to write a proposal: POST /api/contact.
@@ -116,8 +116,8 @@ type Contact struct {
 	Email           *string      `json:"email"`
 	FormURL         *string      `json:"form_url"`
 	APIURL          string       `json:"api_url"`
-	Campos          []string     `json:"campos"`
-	CamposProposta  []string     `json:"campos_proposta"`
+	Fields          []string     `json:"campos"`
+	ProposalFields  []string     `json:"campos_proposta"`
 	PriceAgentUSD   offer.Micros `json:"price_agent_usd"`
 	MessageTemplate string       `json:"message_template"`
 	Instructions    string       `json:"instructions"`
@@ -129,7 +129,7 @@ type Links struct {
 	Stats   string  `json:"stats"`
 	Page    *string `json:"page"`
 	Contact string  `json:"contact"`
-	Casa    string  `json:"casa"`
+	Home    string  `json:"casa"`
 }
 
 // The fields of POST /api/contact: those every message needs, and the
@@ -147,60 +147,60 @@ func (s *Service) document(ctx context.Context, now time.Time) (Document, error)
 		return Document{}, err
 	}
 	net := s.d.Billing.Network()
-	pay := PartnerPayment{Rede: net.Name, ChainID: net.ChainID, Alternativas: o.Payment.Alternativas, Nota: o.Payment.Nota}
-	if pay.Alternativas == nil {
-		pay.Alternativas = []string{}
+	pay := PartnerPayment{Network: net.Name, ChainID: net.ChainID, Alternatives: o.Payment.Alternatives, Note: o.Payment.Note}
+	if pay.Alternatives == nil {
+		pay.Alternatives = []string{}
 	}
 	if payTo, ok := s.d.Billing.PayTo(); ok {
 		// EIP-681: a USDC transfer to the address; the amount is the
 		// proposal's, so it is left to the wallet.
 		eip681 := "ethereum:" + net.USDC + "@" + strconv.FormatInt(net.ChainID, 10) + "/transfer?address=" + payTo
 		pay.PayTo, pay.EIP681 = &payTo, &eip681
-		pay.Ativo = s.d.Billing.Mode() == billing.Live
+		pay.Active = s.d.Billing.Mode() == billing.Live
 	}
 	links := Links{
 		Self:    s.d.BaseURL + "/api/partners",
 		Stats:   s.d.BaseURL + "/api/vitrine",
 		Contact: s.d.BaseURL + "/api/contact",
-		Casa:    o.Links.Casa,
+		Home:    o.Links.Home,
 	}
-	if links.Casa == "" {
-		links.Casa = s.d.BaseURL + "/"
+	if links.Home == "" {
+		links.Home = s.d.BaseURL + "/"
 	}
 	if s.d.HasRoute(http.MethodGet, pagePath) {
 		page := s.d.BaseURL + pagePath
 		links.Page = &page
 	}
-	parcerias := o.Parcerias
-	if parcerias == nil {
-		parcerias = []string{}
+	partnerships := o.Partnerships
+	if partnerships == nil {
+		partnerships = []string{}
 	}
 	return Document{
-		Status:          offerStatus,
-		Produto:         billing.ProductID,
-		Idioma:          o.Idioma,
-		Titulo:          o.Titulo,
-		Descricao:       o.Descricao,
-		Publico:         o.Publico,
-		Modalidades:     o.Modalidades,
-		Placements:      o.Placements,
-		HouseBundle:     HouseBundle{Nome: o.HouseBundle.Nome, Descricao: o.HouseBundle.Descricao, URL: s.d.BaseURL + "/okf/index.md"},
-		Parcerias:       parcerias,
-		CurrentSponsors: o.Showing(now),
-		Stats:           stats,
-		Payment:         pay,
+		Status:           offerStatus,
+		Product:          billing.ProductID,
+		Language:         o.Language,
+		Title:            o.Title,
+		Description:      o.Description,
+		Audience:         o.Audience,
+		PartnershipKinds: o.PartnershipKinds,
+		Placements:       o.Placements,
+		HouseBundle:      HouseBundle{Name: o.HouseBundle.Name, Description: o.HouseBundle.Description, URL: s.d.BaseURL + "/okf/index.md"},
+		Partnerships:     partnerships,
+		CurrentSponsors:  o.Showing(now),
+		Stats:            stats,
+		Payment:          pay,
 		Contact: Contact{
 			Email:           nonEmpty(o.Contact.Email),
 			FormURL:         nonEmpty(o.Contact.FormURL),
 			APIURL:          s.d.BaseURL + "/api/contact",
-			Campos:          contactFields,
-			CamposProposta:  contactProposalFields,
+			Fields:          contactFields,
+			ProposalFields:  contactProposalFields,
 			PriceAgentUSD:   offer.Micros(billing.ContactPriceMicros),
 			MessageTemplate: o.Contact.MessageTemplate,
 			Instructions:    o.Contact.Instructions,
 		},
-		Politica: o.Politica,
-		Links:    links,
+		Policy: o.Policy,
+		Links:  links,
 	}, nil
 }
 
@@ -243,7 +243,7 @@ func (s *Service) getPartners(c echo.Context) error {
 // only its five keys.
 func (s *Service) stats(ctx context.Context) (any, error) {
 	ex, err := s.d.Vitrine.Excerpt(ctx)
-	if err != nil || !ex.Publicado {
+	if err != nil || !ex.Published {
 		return map[string]any{"publicado": false, "link": ex.Link}, err
 	}
 	return ex, nil

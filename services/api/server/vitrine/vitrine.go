@@ -64,11 +64,11 @@ const vitrineCache = "public, max-age=900"
 // Unpublished is the projection before the first publication: the
 // five keys of contract 2.8.
 type Unpublished struct {
-	V            int     `json:"v"`
-	Produto      string  `json:"produto"`
-	Publicado    bool    `json:"publicado"`
-	AtualizadoEm *string `json:"atualizado_em"`
-	Stale        bool    `json:"stale"`
+	V         int     `json:"v"`
+	Product   string  `json:"produto"`
+	Published bool    `json:"publicado"`
+	UpdatedAt *string `json:"atualizado_em"`
+	Stale     bool    `json:"stale"`
 }
 
 // getVitrine answers GET /api/vitrine: the latest published projection,
@@ -89,7 +89,7 @@ func (s *Service) vitrineBody(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	if !ok {
-		return respond.Marshal(Unpublished{V: projection.Version, Produto: billing.ProductID})
+		return respond.Marshal(Unpublished{V: projection.Version, Product: billing.ProductID})
 	}
 	return respond.Marshal(p)
 }
@@ -139,9 +139,9 @@ func (s *Service) requireOperator(c echo.Context) error {
 
 // OperatorDocument is the answer of GET /api/vitrine/operador.
 type OperatorDocument struct {
-	Produto      string                 `json:"produto"`
-	AtualizadoEm *string                `json:"atualizado_em"`
-	Operador     *projection.Projection `json:"operador"`
+	Product   string                 `json:"produto"`
+	UpdatedAt *string                `json:"atualizado_em"`
+	Operator  *projection.Projection `json:"operador"`
 }
 
 // getOperatorDocument answers GET /api/vitrine/operador: the collector's
@@ -154,9 +154,9 @@ func (s *Service) getOperatorDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := OperatorDocument{Produto: billing.ProductID}
+	out := OperatorDocument{Product: billing.ProductID}
 	if ok {
-		out.AtualizadoEm, out.Operador = p.AtualizadoEm, &p
+		out.UpdatedAt, out.Operator = p.UpdatedAt, &p
 	}
 	return respond.JSON(c, http.StatusOK, out)
 }
@@ -194,15 +194,15 @@ func (s *Service) operatorDocument(c echo.Context, kind, empty string) error {
 // for documents that cite it (GET /api/partners's stats). Before the first
 // publication publicado is false and the numbers are null.
 type Excerpt struct {
-	Publicado    bool    `json:"publicado"`
-	AtualizadoEm *string `json:"atualizado_em"`
-	Stale        bool    `json:"stale"`
-	Bundles      *int64  `json:"bundles"`       // catalogo.bundles
-	Uso30d       *int64  `json:"uso_30d"`       // uso.d30
-	Visitantes7d *int64  `json:"visitantes_7d"` // visitantes.d7
-	APIIA30d     *int64  `json:"api_ia_30d"`    // agentes.api_ia_30d
-	MCP30d       *int64  `json:"mcp_30d"`       // mcp.pedidos_30d
-	Link         string  `json:"link"`          // PUBLIC_BASE_URL/api/vitrine
+	Published  bool    `json:"publicado"`
+	UpdatedAt  *string `json:"atualizado_em"`
+	Stale      bool    `json:"stale"`
+	Bundles    *int64  `json:"bundles"`       // catalogo.bundles
+	Usage30d   *int64  `json:"uso_30d"`       // uso.d30
+	Visitors7d *int64  `json:"visitantes_7d"` // visitantes.d7
+	APIAI30d   *int64  `json:"api_ia_30d"`    // agentes.api_ia_30d
+	MCP30d     *int64  `json:"mcp_30d"`       // mcp.pedidos_30d
+	Link       string  `json:"link"`          // PUBLIC_BASE_URL/api/vitrine
 }
 
 // Excerpt reads the latest public projection into an excerpt (the
@@ -213,10 +213,10 @@ func (s *Service) Excerpt(ctx context.Context) (Excerpt, error) {
 	if err != nil || !ok {
 		return out, err
 	}
-	out.Publicado, out.AtualizadoEm, out.Stale = true, p.AtualizadoEm, p.Stale
-	if p.Catalogo != nil {
-		out.Bundles = &p.Catalogo.Bundles
+	out.Published, out.UpdatedAt, out.Stale = true, p.UpdatedAt, p.Stale
+	if p.Catalog != nil {
+		out.Bundles = &p.Catalog.Bundles
 	}
-	out.Uso30d, out.Visitantes7d, out.APIIA30d, out.MCP30d = p.Uso.D30, p.Visitantes.D7, p.Agentes.APIIA30d, p.MCP.Pedidos30d
+	out.Usage30d, out.Visitors7d, out.APIAI30d, out.MCP30d = p.Usage.D30, p.Visitors.D7, p.Agents.APIAI30d, p.MCP.Requests30d
 	return out, nil
 }
