@@ -42,7 +42,10 @@ func Markdown(src string) template.HTML { return renderDescription(src, "", fals
 // link (the concept list, which the page shows resolved) left out.
 func renderDescription(src, name string, dropLinkLists bool) template.HTML {
 	p := parser.NewWithExtensions(parser.CommonExtensions | parser.AutoHeadingIDs)
-	r := mdhtml.NewRenderer(mdhtml.RendererOptions{Flags: mdhtml.CommonFlags | mdhtml.SkipHTML | mdhtml.SkipImages})
+	// Heading ids of bundle content are prefixed: a heading "# search" must
+	// not make id="search", which the page's own script and links use.
+	r := mdhtml.NewRenderer(mdhtml.RendererOptions{Flags: mdhtml.CommonFlags | mdhtml.SkipHTML | mdhtml.SkipImages,
+		HeadingIDPrefix: ContentIDPrefix})
 	doc := markdown.Parse([]byte(src), p)
 	var drop []ast.Node
 	first := true
@@ -191,6 +194,10 @@ func wholeDescription(src string, maxRunes int, wasCut bool) (out string, cut bo
 
 // isTableLine reports whether a markdown line is a row of a table.
 func isTableLine(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "|") }
+
+// ContentIDPrefix begins every id that bundle content makes (its headings'),
+// so none is one of the page's own ids.
+const ContentIDPrefix = "md-"
 
 // ugcRel is the rel of every link of bundle content.
 const ugcRel = `rel="nofollow ugc noopener"`

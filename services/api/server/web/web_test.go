@@ -78,3 +78,19 @@ func TestSiteParses(t *testing.T) {
 		t.Errorf("the OpenSearch description does not escape the base URL")
 	}
 }
+
+// TestMarkdownHeadingIDsPrefixed: a description's headings make ids under
+// ContentIDPrefix, never an id of the page's own (search, lint, ...).
+func TestMarkdownHeadingIDsPrefixed(t *testing.T) {
+	got := string(Markdown("# search\n\ntext\n\n## lint\n"))
+	for _, want := range []string{`id="md-search"`, `id="md-lint"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Markdown lacks %s: %s", want, got)
+		}
+	}
+	for _, bad := range []string{`id="search"`, `id="lint"`} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Markdown makes the page's own %s: %s", bad, got)
+		}
+	}
+}
