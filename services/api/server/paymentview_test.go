@@ -34,6 +34,24 @@ func (a *testAPI) usageToday(metric string) int64 {
 	return n
 }
 
+// settledUsageToday is usageToday once the requests already answered are
+// counted: the count is added after the answer is written (it needs the
+// status), so a client can read the answer before it is counted. It reads
+// until two reads 100 ms apart agree (at most 3 s).
+func (a *testAPI) settledUsageToday(metric string) int64 {
+	a.t.Helper()
+	n := a.usageToday(metric)
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		m := a.usageToday(metric)
+		if m == n {
+			break
+		}
+		n = m
+	}
+	return n
+}
+
 // TestPaymentView: POST /api/pagamento/aberto is accepted (202, no body,
 // the counter moves) only with the page's three headers and no body; each
 // condition missing or wrong, repeated, a body, or test traffic is ignored

@@ -110,7 +110,7 @@ func TestAccountPage(t *testing.T) {
 	}
 	// The list alone, which the script swaps in after a write: the same
 	// rows, never the secret, and no page view.
-	pages := e.usageToday(usage.Page)
+	pages := e.settledUsageToday(usage.Page)
 	resp, body = b.get("/account/keys")
 	if frag := string(body); resp.StatusCode != 200 || !strings.HasPrefix(frag, `<section aria-labelledby="keys-title" id="keys">`) ||
 		!strings.Contains(frag, "hsk_…"+created.Key.Last4) || strings.Contains(frag, created.Secret) ||
