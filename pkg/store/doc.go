@@ -39,8 +39,9 @@
 //	accounts.go    full variant: profiles and pictures of identities
 //	sessions.go    full variant: sessions ended here or at the house, identity events
 //	apikeys.go     full variant: API keys and their limit of live keys
-//	credit.go      full variant: x402 payments claimed once, prepaid credit and its one-statement debit
-//	contact.go     full variant: the contact outbox and the agent backoff
+//	credit.go      full variant: prepaid credit and its one-statement debit, by payment mode
+//	payments.go    full variant: x402 payments claimed once, settled and granted once, listed and refunded
+//	contact.go     full variant: the contact outbox, the free message and the agent backoff
 //	finance.go     full variant: the operator's sums of payments, credit and accounts
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
