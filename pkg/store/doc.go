@@ -45,6 +45,7 @@
 //	finance.go     full variant: the operator's sums of payments, credit and accounts
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
+//	pagecounts.go  the web page's counts: CountMatches, SearchFacets (count and facets of a search, bounded), OwnerBundles, RepoBundles
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //	changes.go     the change feed: Changes, RecentChanges, CompactChanges (events written by triggers)
 //	freshness.go   BundlesWritten, TrimBundleWrites: whether bundles were written since a snapshot (the API's page cache)

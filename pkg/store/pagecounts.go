@@ -15,8 +15,8 @@ package store
 //     cheapest path) by each facet in the same statement: exact up to
 //     CountCap, else each count is the sample's share of the estimate,
 //     marked estimated.
-//   - OwnerBundles and RepoBundles read the bundles_repo_owner and
-//     bundles_repo indexes, at most OwnerPageLimit rows.
+//   - OwnerBundles and RepoBundles read the bundles_repo index (a range
+//     of it for an owner), at most OwnerPageLimit rows.
 
 import (
 	"context"
@@ -239,8 +239,12 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 // hidden, by repository and path, at most OwnerPageLimit; more is true when
 // there are more. owner is matched as stored (lowercase).
 func (s *Store) OwnerBundles(ctx context.Context, owner string) (list []Bundle, more bool, err error) {
-	return s.ownedBundles(ctx, `split_part(repo, '/', 1) = $1 AND repo IS NOT NULL AND visibility <> 'hidden'`,
-		`split_part(repo, '/', 1), repo, path`, owner)
+	// The range reads bundles_repo: every owner/... lies between "owner/"
+	// and "owner0" ('/' sorts just before '0' in C and in the Unicode
+	// collations, glibc's since 2.28 and ICU's), and split_part keeps the
+	// owner's own whatever the collation puts in between.
+	return s.ownedBundles(ctx, `repo >= $1 || '/' AND repo < $1 || '0' AND split_part(repo, '/', 1) = $1 AND visibility <> 'hidden'`,
+		`repo, path COLLATE "C"`, owner)
 }
 
 // RepoBundles lists the bundles of repository repo (owner/name, lowercase)
