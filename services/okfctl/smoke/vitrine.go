@@ -30,8 +30,12 @@ func (s *suite) vitrineChecks() []check {
 				if err != nil {
 					return err
 				}
+				// 401 where an operator token is configured; 503
+				// token_not_configured where none is (contract section 7).
 				if err := r.expectError(401, "invalid_token"); err != nil {
-					return fmt.Errorf("%s: %w", p, err)
+					if err503 := r.expectError(503, "token_not_configured"); err503 != nil {
+						return fmt.Errorf("%s: %w", p, err)
+					}
 				}
 			}
 			return nil
