@@ -94,7 +94,7 @@ func newBrowser(t *testing.T, scripts bool) *chromeTab {
 		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-dev-shm-usage", true))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
 	t.Cleanup(func() { cancelT(); cancelB(); cancelA() })
 	b := &chromeTab{t: t, ctx: ctx, axe: axeSource(t)}
 	chromedp.ListenTarget(ctx, b.listen)

@@ -191,21 +191,6 @@ func TestBrowserPages(t *testing.T) {
 	}
 	b.clean("live region")
 
-	b.everyPage(u, []pageVisit{
-		{"landing", "/", `#results .card`, 0},
-		{"search-q", "/?q=guide&language=Go", `#results .card`, 0},
-		{"search-empty", "/?q=zzzzqqq&language=Go", `#results .empty`, 0},
-		{"search-past-cap", "/?offset=2000", `#results .empty`, 0},
-		{"bundle", "/b/" + ids[3], `article.bundle`, 0},
-		{"bundle-domain", "/b/" + ids[30], `article.bundle`, 0},
-		{"owner", "/o/acme", `.repo-group`, 0},
-		{"repo", "/r/acme/guide-03", `.status`, 0},
-		{"stats", "/stats", `.chart`, 0},
-		{"docs", "/docs", `article.doc`, 0},
-		{"error-404", "/nope", `main h1`, 404},
-		{"account", "/account", `#signin-title`, 0},
-		{"credit", "/credit", `#credit-balance`, 0},
-	})
 	a.server.reports.Flush()
 	if strings.Contains(a.logs.String(), `"code":"UI-`) {
 		t.Errorf("the page reported a failure:\n%s", a.logs.String())
@@ -307,6 +292,27 @@ func TestBrowserReportsFailures(t *testing.T) {
 		}
 	}
 	t.Errorf("not reported: %v\n%s", missing, a.logs.String())
+}
+
+// TestBrowserEveryPage opens every page at 1366 and 360 px wide, in light
+// and dark, in one browser: axe, width, text size, screenshots.
+func TestBrowserEveryPage(t *testing.T) {
+	a, ids, b := newBrowserEnv(t, config.VariantFull, true)
+	u := a.url
+	b.everyPage(u, []pageVisit{
+		{"landing", "/", `#results .card`, 0},
+		{"search-q", "/?q=guide&language=Go", `#results .card`, 0},
+		{"search-empty", "/?q=zzzzqqq&language=Go", `#results .empty`, 0},
+		{"bundle", "/b/" + ids[3], `article.bundle`, 0},
+		{"owner", "/o/acme", `.repo-group`, 0},
+		{"repo", "/r/acme/guide-03", `.status`, 0},
+		{"stats", "/stats", `.chart`, 0},
+		{"docs", "/docs", `article.doc`, 0},
+		{"error-404", "/nope", `main h1`, 404},
+		{"account", "/account", `#signin-title`, 0},
+		{"credit", "/credit", `#credit-balance`, 0},
+	})
+	b.clean("every page")
 }
 
 // pageVisit is a page the browser tests visit at every width and scheme.
