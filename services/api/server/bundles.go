@@ -11,6 +11,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
+	"github.com/okfindex/okf-index/services/api/server/cardmarkdown"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -98,12 +99,12 @@ func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int,
 func (s *Server) getBundle(c echo.Context) error {
 	ctx, id := c.Request().Context(), c.Param("id")
 	c.Response().Header().Add("Vary", "Accept")
-	if prefersMarkdown(c.Request().Header.Get("Accept")) {
+	if cardmarkdown.PrefersMarkdown(c.Request().Header.Get("Accept")) {
 		b, err := s.bundle(ctx, id)
 		if err != nil {
 			return err
 		}
-		return respond.Conditional(c, respond.MIMEMarkdown, []byte(cardMarkdown(b)), b.UpdatedAt.Time, respond.CacheCard)
+		return respond.Conditional(c, respond.MIMEMarkdown, []byte(cardmarkdown.Card(b)), b.UpdatedAt.Time, respond.CacheCard)
 	}
 	card, err := s.cardEncoded(ctx, id)
 	if err != nil {

@@ -1,8 +1,7 @@
-package server
+package cardmarkdown
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"github.com/gomarkdown/markdown/ast"
 	"github.com/gomarkdown/markdown/parser"
 
-	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -35,38 +33,9 @@ func TestPrefersMarkdown(t *testing.T) {
 		"text/markdown;q=0":                  false,
 		"garbage;;;":                         false,
 	} {
-		if got := prefersMarkdown(accept); got != want {
-			t.Errorf("prefersMarkdown(%q) = %v, want %v", accept, got, want)
+		if got := PrefersMarkdown(accept); got != want {
+			t.Errorf("PrefersMarkdown(%q) = %v, want %v", accept, got, want)
 		}
-	}
-}
-
-// A card asked for as markdown is the same card, as markdown; JSON stays
-// the default; both say they vary by Accept.
-func TestCardAsMarkdown(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, config.VariantBase)
-	a := f.api
-	resp, body := a.do(http.MethodGet, "/api/bundles/"+f.alpha, http.Header{"Accept": {"text/markdown"}})
-	md := string(body)
-	in := f.alphaIn.Card
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") ||
-		!strings.HasPrefix(md, "# "+in.Name+"\n") || !strings.Contains(md, "> "+in.Tagline) ||
-		!strings.Contains(md, "- id: `"+f.alpha+"`") || !strings.Contains(md, "## Concepts") ||
-		!strings.Contains(md, "]("+"<"+in.ConceptList[0].URL+">)") || !strings.Contains(md, "<"+publicBase+"/api/bundles/"+f.alpha+">") {
-		t.Errorf("markdown card: %d %q\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), md)
-	}
-	if v := resp.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept") {
-		t.Errorf("Vary %v", v)
-	}
-	resp, _ = a.do(http.MethodGet, "/api/bundles/"+f.alpha, http.Header{"Accept": {"*/*"}})
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		t.Errorf("Accept */*: %q, want JSON", resp.Header.Get("Content-Type"))
-	}
-	// An unknown id is still the JSON error.
-	resp, body = a.do(http.MethodGet, "/api/bundles/no-such-bundle-0123", http.Header{"Accept": {"text/markdown"}})
-	if resp.StatusCode != 404 || !strings.Contains(string(body), `"not_found"`) {
-		t.Errorf("unknown id as markdown: %d %s", resp.StatusCode, body)
 	}
 }
 
@@ -138,7 +107,7 @@ func TestCardMarkdownEscapesFields(t *testing.T) {
 		Description: "# Title\n\n<img src=x onerror=alert(1)>\n\n[rel](x.md)",
 		ConceptList: []wire.Concept{{Name: "]](javascript:x) <i>", URL: "https://raw.githubusercontent.com/acme/kb/main/docs/okf/x.md", Summary: "# not a heading"}},
 	}
-	md := cardMarkdown(c)
+	md := Card(c)
 	for _, want := range []string{
 		"# \\<script\\>alert(1)\\</script\\> \\`x\\` \\# \\[a\\](b)\n",
 		"> \\- not a list \\*em\\*\n",
@@ -315,7 +284,7 @@ func FuzzCardMarkdown(f *testing.F) {
 			Description: desc,
 			ConceptList: []wire.Concept{{Name: concept, URL: testRoot[:strings.LastIndex(testRoot, "/")+1] + "x.md", Summary: tagline}},
 		}
-		md := cardMarkdown(c)
+		md := Card(c)
 		if problems := cardMarkupProblems(md); len(problems) > 0 {
 			t.Fatalf("%v\n%s", problems, md)
 		}
@@ -334,13 +303,13 @@ func FuzzCardMarkdown(f *testing.F) {
 }
 
 // The hostile corpus's surfaces, indexed as the sweep and import index
-// them and asked for as markdown over HTTP: no raw HTML, no heading of the
+// them and written as markdown cards (TestCardAsMarkdown in package server
+// checks the HTTP route that answers with them): no raw HTML, no heading of the
 // card's level from the bundle, only absolute links, no terminal escape.
 func TestCardMarkdownHostileSurfaces(t *testing.T) {
 	t.Parallel()
-	a := newAPI(t, "base")
 	for _, name := range []string{"markup", "terminal", "bidi"} {
-		data, err := os.ReadFile(filepath.Join("../../../testdata/hostile/surfaces", name, "index.md"))
+		data, err := os.ReadFile(filepath.Join("../../../../testdata/hostile/surfaces", name, "index.md"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,12 +317,9 @@ func TestCardMarkdownHostileSurfaces(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		upsert(t, a.store, in)
-		resp, body := a.do(http.MethodGet, "/api/bundles/"+in.ID, http.Header{"Accept": {"text/markdown"}})
-		md := string(body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %s", name, resp.StatusCode, md)
-		}
+		card := in.Card
+		card.API = "https://okf.example/api/bundles/" + in.ID
+		md := Card(card)
 		if problems := cardMarkupProblems(md); len(problems) > 0 {
 			t.Errorf("%s: %v\n%s", name, problems, md)
 		}
