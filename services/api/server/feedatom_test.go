@@ -14,6 +14,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/search"
 )
 
 const atomNS = "http://www.w3.org/2005/Atom"
@@ -247,8 +248,8 @@ func TestFeedAtom(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries := feed.all("entry")
-	if len(entries) != atomEntries {
-		t.Fatalf("%d entries, want %d", len(entries), atomEntries)
+	if len(entries) != search.AtomEntries {
+		t.Fatalf("%d entries, want %d", len(entries), search.AtomEntries)
 	}
 	title := func(e atomNode) string { return e.all("title")[0].Text }
 	if got := title(entries[0]); got != "Removed: KB <54> & co" {

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/okfindex/okf-index/pkg/logging"
+	"github.com/okfindex/okf-index/pkg/promreg"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
@@ -217,29 +218,16 @@ const (
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	return &httpMetrics{
-		requests: registerOrExisting(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		requests: promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "okf_http_requests_total",
 			Help: "HTTP requests answered, by route, method and status.",
 		}, []string{"route", "method", "status"})),
-		latency: registerOrExisting(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		latency: promreg.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "okf_http_request_duration_seconds",
 			Help:    "Time to answer an HTTP request, by route, method and status.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method", "status"})),
 	}
-}
-
-// registerOrExisting registers c, or returns the collector already
-// registered under the same description (two servers on one registry).
-func registerOrExisting[C prometheus.Collector](reg prometheus.Registerer, c C) C {
-	if err := reg.Register(c); err != nil {
-		var are prometheus.AlreadyRegisteredError
-		if errors.As(err, &are) {
-			return are.ExistingCollector.(C)
-		}
-		panic(err) // a description clash is a programming error
-	}
-	return c
 }
 
 func (m *httpMetrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {

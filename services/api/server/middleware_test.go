@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/okfindex/okf-index/pkg/logging/logtest"
+	"github.com/okfindex/okf-index/pkg/promreg"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -152,7 +153,7 @@ func TestHTTPMetricsByRoute(t *testing.T) {
 // srvCounter finds the registered request counter's child for the labels.
 func srvCounter(t *testing.T, reg *prometheus.Registry, labels ...string) prometheus.Collector {
 	t.Helper()
-	c := registerOrExisting(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+	c := promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "okf_http_requests_total",
 		Help: "HTTP requests answered, by route, method and status.",
 	}, []string{"route", "method", "status"}))

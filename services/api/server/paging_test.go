@@ -99,8 +99,8 @@ func TestResultCap(t *testing.T) {
 	a := newAPI(t, config.VariantBase)
 	upsert(t, a.store, manyBundles(1010)...)
 
-	if ids := a.walk("limit=100&sort=name"); len(ids) != resultCap {
-		t.Errorf("walk gave %d bundles, want the %d cap", len(ids), resultCap)
+	if ids := a.walk("limit=100&sort=name"); len(ids) != store.MaxOffset {
+		t.Errorf("walk gave %d bundles, want the %d cap", len(ids), store.MaxOffset)
 	}
 	cases := []struct {
 		query      string

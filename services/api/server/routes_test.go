@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"reflect"
 	"slices"
 	"testing"
 
@@ -49,20 +48,8 @@ func TestRouteDecisions(t *testing.T) {
 	for _, err := range undecided(rows) {
 		t.Error(err)
 	}
-	// Every tool of the set sits on a row (a capability package defines its
-	// tools on its rows, so it cannot leave one off).
-	placed := map[string]bool{}
-	for _, r := range rows {
-		if r.Tool != nil {
-			placed[r.Tool.Def.Name] = true
-		}
-	}
-	set := reflect.ValueOf((&Server{}).newMCPToolSet())
-	for i := range set.NumField() {
-		if name := set.Field(i).Interface().(*route.Tool).Def.Name; !placed[name] {
-			t.Errorf("mcpToolSet's %s is on no row: place it on its route's row", name)
-		}
-	}
+	// Each capability package checks that its tools sit on its rows
+	// (search.TestToolsArePlaced).
 }
 
 // TestUndecided: the check of TestRouteDecisions refuses the rows it must.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -230,33 +229,6 @@ func TestSearchPageShape(t *testing.T) {
 	resp, body := a.do("HEAD", "/api/bundles?limit=1", nil)
 	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("HEAD: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
-	}
-}
-
-func TestCanonicalQueryRoundTrip(t *testing.T) {
-	t.Parallel()
-	queries := []string{
-		"",
-		"q=caf%C3%A9+%22exact+phrase%22+-not&sort=relevance",
-		"origin=domain&repo=A/B&version=0.1,0.2&language=Go,C%2B%2B&limit=7&offset=14",
-		"concept=a%26b&concepts=0,101%2B&type=x,y&license=MIT&sort=updated",
-	}
-	for _, q := range queries {
-		p, err := parseSearch(q, true)
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		enc := canonicalQuery(p)
-		p2, err := parseSearch(enc, true)
-		if err != nil {
-			t.Fatalf("%q re-parsed: %v", enc, err)
-		}
-		if canonicalQuery(p2) != enc {
-			t.Errorf("%q: canonical %q re-encodes as %q", q, enc, canonicalQuery(p2))
-		}
-		if _, err := url.ParseQuery(enc); err != nil || strings.Contains(enc, " ") {
-			t.Errorf("%q: canonical %q is not a clean query", q, enc)
-		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/okfindex/okf-index/pkg/pagecache"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
@@ -42,7 +43,7 @@ func TestSearchPageCacheSeesEveryWrite(t *testing.T) {
 	if body2 := a.get(path, 200, nil); string(body2) != string(body1) {
 		t.Fatal("the same search with nothing written: a different answer")
 	}
-	if s := a.server.caches.pages.Stats(); s.Hits != 1 || s.Misses != 1 {
+	if s := a.pageCacheStats(); s.Hits != 1 || s.Misses != 1 {
 		t.Fatalf("page cache %+v: want 1 miss, then 1 hit", s)
 	}
 
@@ -68,7 +69,7 @@ func TestSearchPageCacheSeesEveryWrite(t *testing.T) {
 	}
 	// The same query written otherwise is the same page.
 	a.get("/api/bundles?sort=relevance&q="+url.QueryEscape("widgets")+"&limit=24", 200, nil)
-	if s := a.server.caches.pages.Stats(); s.Hits != 2 {
+	if s := a.pageCacheStats(); s.Hits != 2 {
 		t.Fatalf("page cache %+v: want the spelled-out query to hit", s)
 	}
 }
@@ -117,7 +118,7 @@ func TestSearchPageCacheReadAfterWriteUnderConcurrency(t *testing.T) {
 	if len(p.Items) != writers*each {
 		t.Fatalf("after the writers: %d bundles, want %d", len(p.Items), writers*each)
 	}
-	t.Logf("page cache: %+v", a.server.caches.pages.Stats())
+	t.Logf("page cache: %+v", a.pageCacheStats())
 }
 
 // The page cache's counts are on the operator's metrics.
@@ -167,7 +168,7 @@ func TestCardCache(t *testing.T) {
 	if string(a.get("/api/bundles/"+id, 200, nil)) != string(first) {
 		t.Fatal("the same card with nothing written: a different answer")
 	}
-	if s := a.server.caches.cards.Stats(); s.Hits != 1 || s.Misses != 1 {
+	if s := a.cardCacheStats(); s.Hits != 1 || s.Misses != 1 {
 		t.Fatalf("card cache %+v: want 1 miss, then 1 hit", s)
 	}
 	card.Tagline = "widgets, revised"
@@ -238,7 +239,18 @@ func TestSearchPageCacheSharesAMiss(t *testing.T) {
 			t.Fatal("concurrent requests of one page: different answers")
 		}
 	}
-	if s := a.server.caches.pages.Stats(); s.Misses+s.Hits != 16 || s.Entries != 1 {
+	if s := a.pageCacheStats(); s.Misses+s.Hits != 16 || s.Entries != 1 {
 		t.Fatalf("page cache %+v: want 16 lookups and one page", s)
 	}
+}
+
+// pageCacheStats and cardCacheStats are the counts of the API's caches.
+func (a *testAPI) pageCacheStats() pagecache.Stats {
+	pages, _ := a.server.search.CacheStats()
+	return pages
+}
+
+func (a *testAPI) cardCacheStats() pagecache.Stats {
+	_, cards := a.server.search.CacheStats()
+	return cards
 }

@@ -37,10 +37,12 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/discovery"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 	"github.com/okfindex/okf-index/services/api/server/metrics"
+	"github.com/okfindex/okf-index/services/api/server/pages"
 	"github.com/okfindex/okf-index/services/api/server/partners"
 	"github.com/okfindex/okf-index/services/api/server/ping"
 	"github.com/okfindex/okf-index/services/api/server/repostatus"
 	"github.com/okfindex/okf-index/services/api/server/route"
+	"github.com/okfindex/okf-index/services/api/server/search"
 	"github.com/okfindex/okf-index/services/api/server/vitrine"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
@@ -103,11 +105,12 @@ type Server struct {
 	// Started is when this process started: the Last-Modified of what it
 	// writes once (the documents, opensearch.xml).
 	started time.Time
-	web     *web.Site // the pages for people
+	web     *web.Site      // renders the pages for people (and the HTML error pages)
+	pages   *pages.Service // the pages' routes
 
-	caches    *answerCaches // search pages and cards while the index is unchanged
-	admission *admission    // index reads in flight (admission.go)
-	log       *slog.Logger  // what is served anyway, degraded (didYouMean)
+	search    *search.Service // search, cards, statistics and the change feed
+	admission *admission      // index reads in flight (admission.go)
+	log       *slog.Logger    // what is served anyway, degraded (didYouMean)
 }
 
 // New builds the API of st for the configured variant, with an insert-only
@@ -166,12 +169,14 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
 		s.billing.UseJobs(s.jobs)
-		s.caches = newAnswerCaches(st, opts.Config.SearchStaleness)
-		if opts.Metrics != nil {
-			s.caches.registerMetrics(opts.Metrics)
-		}
+	}
+	if s.web, err = web.New(); err != nil {
+		return nil, fmt.Errorf("server: web pages: %w", err)
 	}
 	s.buildCapabilities(st, opts.Config)
+	if opts.Metrics != nil {
+		s.search.RegisterMetrics(opts.Metrics)
+	}
 	s.routes = route.ForVariant(s.routeTable(), s.full)
 	s.byPath = route.NewByPath(s.routes)
 	if s.mcp, err = mcpserver.New(mcpserver.Options{Routes: s.routes, Full: s.full, Title: AppName, Build: build, BaseURL: s.baseURL,
@@ -179,9 +184,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 
-	if s.web, err = web.New(); err != nil {
-		return nil, fmt.Errorf("server: web pages: %w", err)
-	}
 	if err := s.discovery.Publish(s.routes, s.routeTable(), s.mcp.Listed); err != nil {
 		return nil, fmt.Errorf("server: discovery documents: %w", err)
 	}
@@ -249,6 +251,12 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
 	s.started = s.now().UTC().Truncate(time.Second)
+	reads := search.Deps{Store: st, PageStaleness: cfg.SearchStaleness, Admit: s.admission.admit, Title: AppName,
+		BaseURL: s.baseURL, Full: s.full, Now: s.now, Started: s.started, Log: s.log}
+	if st != nil {
+		reads.Written = st.BundlesWritten
+	}
+	s.search = search.New(reads)
 	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
 		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing,
 		MetricsToken: cfg.MetricsToken})
@@ -260,6 +268,12 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 		Configured: cfg.Contact.MailConfigured() && cfg.Contact.CaptchaConfigured(), Now: s.now})
 	s.vitrine = vitrine.New(vitrine.Deps{Store: st, BaseURL: s.baseURL, Now: s.now,
 		MetricsToken: cfg.MetricsToken, Collector: cfg.VitrineCollector})
+	s.pages = pages.New(pages.Deps{Store: st, Search: s.search, RepoStatus: s.repoStatus, Docs: s.discovery, Site: s.web,
+		BaseURL: s.baseURL, Full: s.full, Started: s.started,
+		Credit: pages.Credit{PackagesUSD: billing.CreditPackagesUSD, Selling: func() bool {
+			_, ok := s.billing.PayTo()
+			return ok
+		}}})
 	s.partners = partners.New(partners.Deps{Offer: s.offer, BaseURL: s.baseURL, Now: s.now, Billing: s.billing,
 		Vitrine: s.vitrine, HasRoute: func(method, path string) bool {
 			_, ok := s.byPath.Row(method, path)

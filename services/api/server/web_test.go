@@ -8,6 +8,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/pages"
 )
 
 // TestWebPageHeaders checks what every page is sent with: the strict CSP,
@@ -180,7 +181,7 @@ func TestWebStatsAndDocs(t *testing.T) {
 				t.Errorf("license filter shown: %v", full)
 			}
 			resp, body := a.do("GET", "/opensearch.xml", nil)
-			if !strings.Contains(string(body), publicBase+"/?q={searchTerms}") || resp.Header.Get("Content-Type") != mimeOpenSearch {
+			if !strings.Contains(string(body), publicBase+"/?q={searchTerms}") || resp.Header.Get("Content-Type") != pages.MIMEOpenSearch {
 				t.Errorf("opensearch: %s", body)
 			}
 			for _, name := range []string{"app.js", "app.css", "icon.svg"} {

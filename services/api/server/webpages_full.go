@@ -13,18 +13,16 @@ import (
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
-	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/services/api/server/pages"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
-// The pages of the full variant: /account, the API keys of the
-// session's user, and /credit, prepaid credit. Both rows are Full, so a
-// base deployment answers them 404. The account page lists the keys
-// server-side from the session cookie (it works without JavaScript); the
-// writes (create, revoke) need the CSRF token in a header, so the page's
-// script sends them to the JSON routes. The credit page needs the script:
-// a credit token travels only in the X-Credito header, never in a URL.
+// The account page of the full variant: /account, the API keys of the
+// session's user. Its rows are Full, so a base deployment answers them
+// 404. The page lists the keys server-side from the session cookie (it
+// works without JavaScript); the writes (create, revoke) need the CSRF
+// token in a header, so the page's script sends them to the JSON routes.
 
 // getAccountPage answers GET /account: the session user's keys, or a page
 // saying that sign-in happens at the house (no session), or that the
@@ -35,7 +33,7 @@ func (s *Server) getAccountPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.writePrivatePage(c, status, func(w io.Writer) error { return s.web.Render(w, "account", v) })
+	return writePrivatePage(c, status, func(w io.Writer) error { return s.web.Render(w, "account", v) })
 }
 
 // getAccountKeys answers GET /account/keys: the key list of the account
@@ -50,7 +48,7 @@ func (s *Server) getAccountKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.writePrivatePage(c, http.StatusOK, func(w io.Writer) error { return s.web.RenderAccountKeys(w, v) })
+	return writePrivatePage(c, http.StatusOK, func(w io.Writer) error { return s.web.RenderAccountKeys(w, v) })
 }
 
 // accountView reads the request's session and, when it has one, its keys:
@@ -106,23 +104,15 @@ func keyOrgs(sess *identity.Session, product string) []web.OrgInput {
 // writePrivatePage sends a page of one person's data: the security headers
 // of every page, never stored by a cache, varying with the cookies, and no
 // ETag (nothing to revalidate).
-func (s *Server) writePrivatePage(c echo.Context, status int, render func(io.Writer) error) error {
+func writePrivatePage(c echo.Context, status int, render func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {
 		return err
 	}
 	h := c.Response().Header()
-	setPageHeaders(h)
+	pages.SetHeaders(h)
 	noStore(c)
 	return c.Blob(status, respond.MIMEHTML, buf.Bytes())
-}
-
-// getCreditPage answers GET /credit: the balance form, the packages and,
-// through the script, their payment requirements.
-func (s *Server) getCreditPage(c echo.Context) error {
-	_, selling := s.billing.PayTo()
-	v := web.NewCreditView(billing.CreditPackagesUSD, s.baseURL, selling)
-	return s.writePage(c, http.StatusOK, func(w io.Writer) error { return s.web.Render(w, "credit", v) })
 }
 
 // signInURL is the identity service's sign-in page with this deployment's

@@ -13,6 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/pages"
 )
 
 // checkPageHeaders checks the security headers every page carries and
@@ -20,7 +21,7 @@ import (
 func checkPageHeaders(t *testing.T, path string, resp *http.Response, body []byte) {
 	t.Helper()
 	csp := resp.Header.Get("Content-Security-Policy")
-	if csp != pageCSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" {
+	if csp != pages.CSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" {
 		t.Errorf("%s: headers %v", path, resp.Header)
 	}
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {

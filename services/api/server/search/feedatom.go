@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"fmt"
@@ -20,13 +20,14 @@ import (
 // updated) or the index (removed: the page is gone).
 
 const (
-	atomEntries = 50
+	// AtomEntries is how many of the newest changes the feed holds.
+	AtomEntries = 50
 	mimeAtom    = "application/atom+xml; charset=utf-8"
 )
 
 // getFeedAtom answers GET /feed.atom.
-func (s *Server) getFeedAtom(c echo.Context) error {
-	changes, err := s.store.RecentChanges(c.Request().Context(), atomEntries)
+func (s *Service) getFeedAtom(c echo.Context) error {
+	changes, err := s.d.Store.RecentChanges(c.Request().Context(), AtomEntries)
 	if err != nil {
 		return err
 	}
@@ -47,19 +48,19 @@ func (s *Server) getFeedAtom(c echo.Context) error {
 // the feed is read, so they would date a whole import's changes alike. The
 // feed's updated time is its latest entry's, or the documents' time when
 // there is none.
-func (s *Server) atomFeed(changes []store.Change) ([]byte, error) {
-	updated := s.started
+func (s *Service) atomFeed(changes []store.Change) ([]byte, error) {
+	updated := s.d.Started
 	for i, ch := range changes {
 		if at := changeTime(ch); i == 0 || at.After(updated) {
 			updated = at
 		}
 	}
-	self := s.baseURL + "/feed.atom"
+	self := s.d.BaseURL + "/feed.atom"
 	f := &feeds.Feed{
-		Title:       AppName + ": changes",
+		Title:       s.d.Title + ": changes",
 		Description: "Bundles added to, updated in and removed from the OKF Index, newest first.",
 		Link:        &feeds.Link{Href: self, Rel: "self"},
-		Author:      &feeds.Author{Name: AppName},
+		Author:      &feeds.Author{Name: s.d.Title},
 		Updated:     updated,
 	}
 	atom := (&feeds.Atom{Feed: f}).AtomFeed()
@@ -76,14 +77,14 @@ func (s *Server) atomFeed(changes []store.Change) ([]byte, error) {
 }
 
 // atomEntry is one change as an entry.
-func (s *Server) atomEntry(ch store.Change) *feeds.AtomEntry {
+func (s *Service) atomEntry(ch store.Change) *feeds.AtomEntry {
 	name := ch.Name
 	if name == "" {
 		name = ch.BundleID
 	}
-	before := encodeChangeCursor(store.ChangeCursor{Pos: ch.Pos - 1})
+	before := EncodeChangeCursor(store.ChangeCursor{Pos: ch.Pos - 1})
 	e := &feeds.AtomEntry{
-		Id:      s.baseURL + "/api/changes?since=" + before + "&limit=1",
+		Id:      s.d.BaseURL + "/api/changes?since=" + before + "&limit=1",
 		Updated: changeTime(ch).Format(time.RFC3339),
 		Content: &feeds.AtomContent{Type: "text"},
 	}
@@ -91,15 +92,15 @@ func (s *Server) atomEntry(ch store.Change) *feeds.AtomEntry {
 	case wire.ChangeRemoved:
 		e.Title = "Removed: " + name
 		e.Content.Content = fmt.Sprintf("%s (%s) left the index: %s.", name, ch.BundleID, removalText(ch.Reason))
-		e.Links = []feeds.AtomLink{{Href: s.baseURL + "/", Rel: "alternate", Type: "text/html"}}
+		e.Links = []feeds.AtomLink{{Href: s.d.BaseURL + "/", Rel: "alternate", Type: "text/html"}}
 	default:
 		verb := map[wire.ChangeKind]string{wire.ChangeAdded: "Added", wire.ChangeUpdated: "Updated"}[ch.Kind]
 		e.Title = verb + ": " + name
 		e.Content.Content = fmt.Sprintf("%s (%s) was %s.", name, ch.BundleID,
 			map[wire.ChangeKind]string{wire.ChangeAdded: "added to the index", wire.ChangeUpdated: "updated"}[ch.Kind])
 		e.Links = []feeds.AtomLink{
-			{Href: s.baseURL + "/b/" + ch.BundleID, Rel: "alternate", Type: "text/html"},
-			{Href: s.baseURL + "/api/bundles/" + ch.BundleID, Rel: "related", Type: "application/json"},
+			{Href: s.d.BaseURL + "/b/" + ch.BundleID, Rel: "alternate", Type: "text/html"},
+			{Href: s.d.BaseURL + "/api/bundles/" + ch.BundleID, Rel: "related", Type: "application/json"},
 		}
 	}
 	return e

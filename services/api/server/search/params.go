@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"fmt"
@@ -58,7 +58,7 @@ var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-
 //     last bundle of the page before, opaque. With it the page starts after
 //     that bundle (offset still ends the list at 1000); one not made for
 //     this sort is a 400.
-func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
+func ParseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	p := store.SearchParams{Sort: wire.SortRecent, Limit: defaultLimit}
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
@@ -144,7 +144,7 @@ func parseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 // store.SearchParams must be written here and read back by parseSearch, or
 // two different searches would share a cached answer
 // (TestCanonicalQueryKeepsEveryParameter fails until they are).
-func canonicalQuery(p store.SearchParams) string {
+func CanonicalQuery(p store.SearchParams) string {
 	var b strings.Builder
 	add := func(k, v string) {
 		if v == "" {

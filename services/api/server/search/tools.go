@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"context"
@@ -12,13 +12,11 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
-// mcpToolSet holds the tools of the routes this package still serves, for
-// the route table to place each on its route's row (a capability package
-// defines its tools on its own rows); tools/list answers every tool in the
-// order of their rows. TestRouteDecisions checks that each is placed
-// exactly once. A tool calls the same function as its route and takes its
+// toolSet holds the tools of the read routes, for Routes to place each on
+// its route's row; tools/list answers every tool in the order of their
+// rows. TestToolsArePlaced checks that each is placed. A tool calls the same function as its route and takes its
 // schemas from the route's operation in api/openapi.json.
-type mcpToolSet struct {
+type toolSet struct {
 	SearchBundles, GetBundle, IndexStats *route.Tool
 }
 
@@ -30,10 +28,10 @@ const (
 	pageOverheadBytes = 4 << 10
 )
 
-// newMCPToolSet defines the tools. Schemas are filled in by mcpserver.New.
-func (s *Server) newMCPToolSet() mcpToolSet {
+// tools defines the tools. Schemas are filled in by mcpserver.New.
+func (s *Service) tools() toolSet {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	return mcpToolSet{
+	return toolSet{
 		SearchBundles: &route.Tool{Def: &mcp.Tool{
 			Name:  "search_bundles",
 			Title: "Search OKF bundles",
@@ -80,6 +78,6 @@ func (s *Server) newMCPToolSet() mcpToolSet {
 				"(and, on the full variant, by type, concept band and license), with the newest update time. " +
 				"The same JSON as GET /api/stats. Takes no arguments.",
 			Annotations: read,
-		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.stats(ctx) }},
+		}, Call: func(ctx context.Context, _ map[string]any) (any, error) { return s.Stats(ctx) }},
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"errors"
@@ -23,16 +23,16 @@ func FuzzParseSearch(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, raw string, full bool) {
-		p, err := parseSearch(raw, full)
+		p, err := ParseSearch(raw, full)
 		if err != nil {
 			var ae *apierror.Error
 			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Body.Error == "" {
-				t.Fatalf("parseSearch(%q) = %v, want a 400 answer", raw, err)
+				t.Fatalf("ParseSearch(%q) = %v, want a 400 answer", raw, err)
 			}
 			return
 		}
 		if p.Limit < 1 || p.Limit > maxLimit || p.Offset < 0 || p.Offset > resultCap || !utf8.ValidString(p.Q) || len([]rune(p.Q)) > maxQLen {
-			t.Fatalf("parseSearch(%q) accepted %+v", raw, p)
+			t.Fatalf("ParseSearch(%q) accepted %+v", raw, p)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 var idShape = regexp.MustCompile(`^[a-z0-9-]{1,` + strconv.Itoa(source.MaxIDLen) + `}$`)
 
 // searchBundles answers GET /api/bundles: a page of live bundles.
-func (s *Server) searchBundles(c echo.Context) error {
+func (s *Service) searchBundles(c echo.Context) error {
 	page, err := s.searchEncoded(c.Request().Context(), c.Request().URL.RawQuery)
 	if err != nil {
 		return err
@@ -27,25 +27,14 @@ func (s *Server) searchBundles(c echo.Context) error {
 	return writeEncoded(c, page, respond.CacheSearch)
 }
 
-// search validates a query string of GET /api/bundles and returns its
-// page, computed (the web page's search; the API's answers come through
-// the page cache, searchEncoded).
-func (s *Server) search(ctx context.Context, rawQuery string) (wire.Page, error) {
-	p, err := parseSearch(rawQuery, s.full)
-	if err != nil {
-		return wire.Page{}, err
-	}
-	return s.searchParsed(ctx, p)
-}
-
-// searchParsed is the page of a validated search.
+// Page is the page of a validated search (ParseSearch).
 //
 // The list ends at resultCap: a page at or past it is empty, and a page
 // crossing it is cut there; either way next_offset is null. Whether a next
 // page exists is known without counting (see searchMore). next carries the
 // cursor of the page's last bundle beside next_offset, so that following it
 // seeks instead of counting (store/cursor.go).
-func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.Page, error) {
+func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, error) {
 	page := wire.Page{Items: []wire.Card{}, Limit: p.Limit, Offset: p.Offset}
 	want := min(p.Limit, resultCap-p.Offset) // bundles this page may hold
 	if want <= 0 {
@@ -59,12 +48,12 @@ func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.P
 		next := p
 		next.Offset = p.Offset + want
 		next.After = items[want-1].Cursor // "" where only the offset leads on
-		url := s.baseURL + "/api/bundles?" + canonicalQuery(next)
+		url := s.d.BaseURL + "/api/bundles?" + CanonicalQuery(next)
 		page.NextOffset, page.Next = &next.Offset, &url
 	}
 	page.Items = make([]wire.Card, len(items))
 	for i, b := range items {
-		page.Items[i] = s.publish(b)
+		page.Items[i] = s.Publish(b)
 	}
 	full := 0 // bundles holding every word of q
 	for _, b := range items {
@@ -81,13 +70,13 @@ func (s *Server) searchParsed(ctx context.Context, p store.SearchParams) (wire.P
 // searchMore returns up to want bundles of p from p.Offset and, when
 // mayHaveMore, whether more follow: it asks the store for one bundle more
 // than the page, in the same query.
-func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int, mayHaveMore bool) ([]store.Bundle, bool, error) {
+func (s *Service) searchMore(ctx context.Context, p store.SearchParams, want int, mayHaveMore bool) ([]store.Bundle, bool, error) {
 	sp := p
 	sp.Limit = want
 	if mayHaveMore {
 		sp.Limit = want + 1
 	}
-	items, err := s.store.Search(ctx, sp)
+	items, err := s.d.Store.Search(ctx, sp)
 	if err != nil || len(items) <= want {
 		return items, false, err
 	}
@@ -96,7 +85,7 @@ func (s *Server) searchMore(ctx context.Context, p store.SearchParams, want int,
 
 // getBundle answers GET /api/bundles/{id}: the card of a live or low
 // bundle, in JSON from the card cache, or in Markdown.
-func (s *Server) getBundle(c echo.Context) error {
+func (s *Service) getBundle(c echo.Context) error {
 	ctx, id := c.Request().Context(), c.Param("id")
 	c.Response().Header().Add("Vary", "Accept")
 	if cardmarkdown.PrefersMarkdown(c.Request().Header.Get("Accept")) {
@@ -116,22 +105,22 @@ func (s *Server) getBundle(c echo.Context) error {
 // bundle returns the published card of id; the REST route and the
 // get_bundle tool both answer with it. An id that cannot be a bundle id is
 // a 404 without a database read.
-func (s *Server) bundle(ctx context.Context, id string) (wire.Card, error) {
+func (s *Service) bundle(ctx context.Context, id string) (wire.Card, error) {
 	if !idShape.MatchString(id) {
 		return wire.Card{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
-	b, err := s.store.GetBundle(ctx, id)
+	b, err := s.d.Store.GetBundle(ctx, id)
 	if err != nil {
 		return wire.Card{}, err
 	}
-	return s.publish(b), nil
+	return s.Publish(b), nil
 }
 
-// publish is the card of a stored bundle as the API answers it, with its
+// Publish is the card of a stored bundle as the API answers it, with its
 // absolute api URL from the public base URL.
-func (s *Server) publish(b store.Bundle) wire.Card {
+func (s *Service) Publish(b store.Bundle) wire.Card {
 	c := b.Card
-	c.API = s.baseURL + "/api/bundles/" + c.ID
+	c.API = s.d.BaseURL + "/api/bundles/" + c.ID
 	return c
 }
 
@@ -151,17 +140,21 @@ const fewResults = 3
 // suggestion is a nicety, so when Suggest fails (a timeout, the database)
 // the page is answered without one and the failure logged at warn; only a
 // request that went away fails the page, as its search would.
-func (s *Server) didYouMean(ctx context.Context, p store.SearchParams, found int) ([]string, error) {
+func (s *Service) didYouMean(ctx context.Context, p store.SearchParams, found int) ([]string, error) {
 	if p.Q == "" || p.Offset != 0 || p.After != "" || found >= fewResults {
 		return nil, nil
 	}
-	suggestions, err := s.store.Suggest(ctx, p.Q)
+	suggestions, err := s.d.Store.Suggest(ctx, p.Q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		s.log.WarnContext(ctx, "search: did_you_mean left out", "err", err)
+		s.d.Log.WarnContext(ctx, "search: did_you_mean left out", "err", err)
 		return nil, nil
 	}
 	return suggestions, nil
 }
+
+// ValidID reports whether id can be a bundle id; one that cannot is a 404
+// without a database read.
+func ValidID(id string) bool { return idShape.MatchString(id) }

@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/okfindex/okf-index/pkg/pagecache"
-	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/promreg"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
@@ -113,8 +113,8 @@ type answerCaches struct {
 	cards   *pagecache.Cache[encodedPage]
 }
 
-func newAnswerCaches(st *store.Store, pageStaleness time.Duration) *answerCaches {
-	t := pagecache.NewTracker(st.BundlesWritten, nil)
+func newAnswerCaches(written pagecache.CheckFunc, pageStaleness time.Duration) *answerCaches {
+	t := pagecache.NewTracker(written, nil)
 	return &answerCaches{tracker: t,
 		pages: pagecache.New[encodedPage](t, pageCacheBytes, pagecache.StaleFor(pageStaleness)),
 		cards: pagecache.New[encodedPage](t, cardCacheBytes, pagecache.ByKey())}
@@ -139,11 +139,11 @@ func (a *answerCaches) cardCache() *pagecache.Cache[encodedPage] {
 // cached is the answer under key of c (nil: none), computed by compute on
 // a miss and then kept; concurrent misses of one key share one computation
 // (pagecache.Cache.Load). A miss reads the index: it takes an admission
-// slot (admission.go) first, as the middleware does for the other index
+// slot (Deps.Admit) first, as the middleware does for the other index
 // reads; the REST routes and the MCP tools alike.
-func (s *Server) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
+func (s *Service) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
 	miss := func() (encodedPage, int, error) {
-		release, err := s.admission.admit()
+		release, err := s.d.Admit()
 		if err != nil {
 			return encodedPage{}, 0, err
 		}
@@ -167,13 +167,13 @@ func (s *Server) cached(ctx context.Context, c *pagecache.Cache[encodedPage], ke
 // (an answer as fresh as the database's at the request's arrival) or, once
 // written over, for pageStaleness after; else computed by search. The REST route and the search_bundles tool answer
 // with it.
-func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPage, error) {
-	p, err := parseSearch(rawQuery, s.full)
+func (s *Service) searchEncoded(ctx context.Context, rawQuery string) (encodedPage, error) {
+	p, err := ParseSearch(rawQuery, s.d.Full)
 	if err != nil {
 		return encodedPage{}, err
 	}
-	return s.cached(ctx, s.caches.pageCache(), canonicalQuery(p), func() (any, time.Time, error) {
-		page, err := s.searchParsed(ctx, p)
+	return s.cached(ctx, s.caches.pageCache(), CanonicalQuery(p), func() (any, time.Time, error) {
+		page, err := s.Page(ctx, p)
 		return page, newestUpdate(page), err
 	})
 }
@@ -181,13 +181,13 @@ func (s *Server) searchEncoded(ctx context.Context, rawQuery string) (encodedPag
 // cardEncoded is the JSON card of id, from the card cache like
 // searchEncoded's pages. An id that cannot be a bundle id is a 404 without
 // a lookup.
-func (s *Server) cardEncoded(ctx context.Context, id string) (encodedPage, error) {
+func (s *Service) cardEncoded(ctx context.Context, id string) (encodedPage, error) {
 	if !idShape.MatchString(id) {
 		return encodedPage{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
 	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
-		b, err := s.store.GetBundle(ctx, id)
-		card := s.publish(b)
+		b, err := s.d.Store.GetBundle(ctx, id)
+		card := s.Publish(b)
 		return card, card.UpdatedAt.Time, err
 	})
 }
@@ -216,14 +216,18 @@ func newestUpdate(page wire.Page) time.Time {
 	return newest
 }
 
-// registerMetrics exports the caches' counts on reg:
+// RegisterMetrics exports the caches' counts on reg:
 // okf_page_cache_lookups_total by cache and result (hit, miss, unchecked:
 // the freshness check failed and the answer was computed), the checks made
 // and how many found a write, and what each cache holds.
-func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
+func (s *Service) RegisterMetrics(reg prometheus.Registerer) {
+	a := s.caches
+	if a == nil {
+		return
+	}
 	for cache, c := range map[string]*pagecache.Cache[encodedPage]{"search": a.pages, "card": a.cards} {
 		lookups := func(result string, f func(pagecache.Stats) uint64) {
-			registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			promreg.Register(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 				Name:        "okf_page_cache_lookups_total",
 				Help:        "Answers asked of the page caches (search pages, cards), by result: hit, miss, or unchecked (the freshness check failed).",
 				ConstLabels: prometheus.Labels{"cache": cache, "result": result},
@@ -232,24 +236,33 @@ func (a *answerCaches) registerMetrics(reg prometheus.Registerer) {
 		lookups("hit", func(s pagecache.Stats) uint64 { return s.Hits })
 		lookups("miss", func(s pagecache.Stats) uint64 { return s.Misses })
 		lookups("unchecked", func(s pagecache.Stats) uint64 { return s.Unchecked })
-		registerOrExisting(reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		promreg.Register(reg, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "okf_page_cache_bytes",
 			Help:        "Bytes of encoded answers held by the page caches.",
 			ConstLabels: prometheus.Labels{"cache": cache},
 		}, func() float64 { return float64(c.Stats().Bytes) }))
 	}
-	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
+	promreg.Register(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "okf_page_cache_checks_total",
 		Help: "Freshness checks of the page caches (each answers every lookup that waited for it).",
 	}, func() float64 { return float64(a.tracker.Checks()) }))
-	checkSeconds := registerOrExisting(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
+	checkSeconds := promreg.Register(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "okf_page_cache_check_seconds",
 		Help:    "Time a freshness check of the page caches took, from its start to its answer.",
 		Buckets: []float64{.0002, .0005, .001, .002, .005, .01, .025, .05, .1, .25, 1},
 	}))
 	a.tracker.Observe = func(d time.Duration) { checkSeconds.Observe(d.Seconds()) }
-	registerOrExisting(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
+	promreg.Register(reg, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "okf_page_cache_emptied_total",
 		Help: "Freshness checks of the page caches that found bundles written, and emptied them.",
 	}, func() float64 { return float64(a.tracker.Emptied()) }))
+}
+
+// CacheStats are the counts of the search page cache and of the card
+// cache (zero without caches).
+func (s *Service) CacheStats() (pages, cards pagecache.Stats) {
+	if s.caches == nil {
+		return pagecache.Stats{}, pagecache.Stats{}
+	}
+	return s.caches.pages.Stats(), s.caches.cards.Stats()
 }

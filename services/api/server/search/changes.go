@@ -1,4 +1,4 @@
-package server
+package search
 
 import (
 	"context"
@@ -76,16 +76,16 @@ func parseChanges(rawQuery string) (changesQuery, error) {
 	return q, r.Err()
 }
 
-// encodeChangeCursor writes a cursor: the prefix, then base64url of the
+// EncodeChangeCursor writes a cursor: the prefix, then base64url of the
 // position and the horizon, 8 bytes each, big-endian.
-func encodeChangeCursor(c store.ChangeCursor) string {
+func EncodeChangeCursor(c store.ChangeCursor) string {
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], uint64(c.Pos))
 	binary.BigEndian.PutUint64(b[8:], uint64(c.Horizon))
 	return cursorPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// decodeChangeCursor reads a cursor encodeChangeCursor wrote; only that
+// decodeChangeCursor reads a cursor EncodeChangeCursor wrote; only that
 // exact form is accepted (no padding, no other alphabet, no negative
 // number).
 func decodeChangeCursor(s string) (store.ChangeCursor, bool) {
@@ -104,7 +104,7 @@ func decodeChangeCursor(s string) (store.ChangeCursor, bool) {
 }
 
 // getChanges answers GET /api/changes.
-func (s *Server) getChanges(c echo.Context) error {
+func (s *Service) getChanges(c echo.Context) error {
 	q, err := parseChanges(c.Request().URL.RawQuery)
 	if err != nil {
 		return err
@@ -118,8 +118,8 @@ func (s *Server) getChanges(c echo.Context) error {
 
 // changes reads one page of the feed; newest is when its last event was
 // placed (zero for an empty page).
-func (s *Server) changes(ctx context.Context, q changesQuery) (wire.ChangePage, time.Time, error) {
-	got, err := s.store.Changes(ctx, q.after, q.limit)
+func (s *Service) changes(ctx context.Context, q changesQuery) (wire.ChangePage, time.Time, error) {
+	got, err := s.d.Store.Changes(ctx, q.after, q.limit)
 	switch {
 	case errors.Is(err, store.ErrCursorAhead):
 		return wire.ChangePage{}, time.Time{}, apierror.Parameter("since", "since names a position past the newest change; copy it from the next of a page of this feed.")
@@ -129,9 +129,9 @@ func (s *Server) changes(ctx context.Context, q changesQuery) (wire.ChangePage, 
 	case err != nil:
 		return wire.ChangePage{}, time.Time{}, err
 	}
-	next := encodeChangeCursor(got.Next)
+	next := EncodeChangeCursor(got.Next)
 	page := wire.ChangePage{Items: make([]wire.Change, len(got.Changes)), Limit: q.limit, Next: next,
-		NextURL: s.baseURL + "/api/changes?since=" + next + "&limit=" + strconv.Itoa(q.limit), More: got.More}
+		NextURL: s.d.BaseURL + "/api/changes?since=" + next + "&limit=" + strconv.Itoa(q.limit), More: got.More}
 	var newest time.Time
 	for i, ch := range got.Changes {
 		page.Items[i] = s.publishChange(ch)
@@ -141,12 +141,12 @@ func (s *Server) changes(ctx context.Context, q changesQuery) (wire.ChangePage, 
 }
 
 // publishChange is an event as the feed answers it.
-func (s *Server) publishChange(ch store.Change) wire.Change {
+func (s *Service) publishChange(ch store.Change) wire.Change {
 	out := wire.Change{Event: ch.Kind, ID: ch.BundleID, At: wire.Timestamp{Time: ch.At.Truncate(time.Second)}}
 	if ch.Kind == wire.ChangeRemoved {
 		out.Tombstone = &wire.Tombstone{Reason: ch.Reason}
 	} else {
-		api := s.baseURL + "/api/bundles/" + ch.BundleID
+		api := s.d.BaseURL + "/api/bundles/" + ch.BundleID
 		out.API = &api
 	}
 	return out
@@ -154,8 +154,8 @@ func (s *Server) publishChange(ch store.Change) wire.Change {
 
 // settled is t when it is at least lastModifiedSettle old, else zero (no
 // Last-Modified).
-func (s *Server) settled(t time.Time) time.Time {
-	if t.IsZero() || s.now().Sub(t) < lastModifiedSettle {
+func (s *Service) settled(t time.Time) time.Time {
+	if t.IsZero() || s.d.Now().Sub(t) < lastModifiedSettle {
 		return time.Time{}
 	}
 	return t
