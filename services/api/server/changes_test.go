@@ -205,7 +205,7 @@ func TestChangesRefusals(t *testing.T) {
 		t.Errorf("limit=500: %+v, want limit 100 and the last two events", page)
 	}
 	a.get("/api/changes?since=", http.StatusOK, &page) // empty: from the start
-	if len(page.Items) != 4 || page.Limit != 100 { // the default limit is the maximum
+	if len(page.Items) != 4 || page.Limit != 100 {     // the default limit is the maximum
 		t.Errorf("since empty: %+v", page)
 	}
 
