@@ -15,6 +15,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/account"
 )
 
 // accountEnv is a full API that trusts a local identity stand-in. Every
@@ -112,10 +113,10 @@ func (e *accountEnv) browser(session string) *browser { return &browser{e: e, se
 func (b *browser) cookies() string {
 	var cs []string
 	if b.session != "" {
-		cs = append(cs, sessionCookie+"="+b.session)
+		cs = append(cs, account.SessionCookie+"="+b.session)
 	}
 	if b.csrfCookie != "" {
-		cs = append(cs, csrfCookie+"="+b.csrfCookie)
+		cs = append(cs, account.CSRFCookie+"="+b.csrfCookie)
 	}
 	return strings.Join(cs, "; ")
 }
@@ -127,13 +128,13 @@ func (b *browser) bootstrap() *browser {
 	if resp.StatusCode != 200 {
 		b.e.t.Fatalf("bootstrap: %d %s", resp.StatusCode, body)
 	}
-	var bs Bootstrap
+	var bs account.Bootstrap
 	if err := json.Unmarshal(body, &bs); err != nil {
 		b.e.t.Fatal(err)
 	}
 	b.csrf = b.e.secret(bs.CSRF)
 	for _, c := range resp.Cookies() {
-		if c.Name == csrfCookie {
+		if c.Name == account.CSRFCookie {
 			b.csrfCookie = b.e.secret(c.Value)
 		}
 	}
@@ -156,7 +157,7 @@ func (b *browser) post(path, body string, edit ...func(http.Header)) (*http.Resp
 	h.Set("Content-Type", "application/json")
 	h.Set("Origin", publicBase)
 	h.Set("Sec-Fetch-Site", "same-origin")
-	h.Set(csrfHeader, b.csrf)
+	h.Set(account.CSRFHeader, b.csrf)
 	if c := b.cookies(); c != "" {
 		h.Set("Cookie", c)
 	}

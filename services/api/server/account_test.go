@@ -14,6 +14,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
@@ -28,7 +29,7 @@ func TestSessionReads(t *testing.T) {
 	})
 	b := e.browser(tok)
 	resp, body := b.get("/api/me")
-	var me struct{ User User }
+	var me struct{ User account.User }
 	if resp.StatusCode != 200 || json.Unmarshal(body, &me) != nil || me.User.IdentityID != "id-1" || me.User.ProductID != "okf" ||
 		me.User.Audience != "okf" || me.User.MFAState != "verified" || len(me.User.Methods) != 2 || me.User.SessionID == "" {
 		t.Fatalf("me: %d %s", resp.StatusCode, body)
@@ -38,7 +39,7 @@ func TestSessionReads(t *testing.T) {
 	}
 	for i, want := range []int64{1, 1} {
 		resp, body = b.get("/api/account/profile")
-		var p struct{ Profile ProfileBody }
+		var p struct{ Profile account.ProfileBody }
 		if resp.StatusCode != 200 || json.Unmarshal(body, &p) != nil || p.Profile.Name != "Ana" || p.Profile.Locale != "pt-BR" ||
 			p.Profile.TimeZone != "UTC" || p.Profile.Theme != "system" || p.Profile.Revision != want {
 			t.Fatalf("profile %d: %d %s", i, resp.StatusCode, body)
@@ -149,9 +150,9 @@ func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	e := newAccountEnv(t)
 	resp, body := e.browser(e.session("id-1")).get("/api/auth/bootstrap")
-	var bs Bootstrap
+	var bs account.Bootstrap
 	if resp.StatusCode != 200 || json.Unmarshal(body, &bs) != nil || bs.CSRF == "" || bs.Context == "" ||
-		resp.Header.Get(houseHeader) != bs.Context || resp.Header.Get("Cache-Control") != "no-store" {
+		resp.Header.Get(account.HouseHeader) != bs.Context || resp.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("%d %s %v", resp.StatusCode, body, resp.Header)
 	}
 	e.secret(bs.CSRF)
@@ -160,8 +161,8 @@ func TestBootstrap(t *testing.T) {
 		t.Fatalf("Set-Cookie %v", cookies)
 	}
 	c := cookies[0]
-	e.secret(strings.TrimPrefix(strings.Split(c, ";")[0], csrfCookie+"="))
-	for _, attr := range []string{csrfCookie + "=", "Path=/", "HttpOnly", "Secure", "SameSite=Strict"} {
+	e.secret(strings.TrimPrefix(strings.Split(c, ";")[0], account.CSRFCookie+"="))
+	for _, attr := range []string{account.CSRFCookie + "=", "Path=/", "HttpOnly", "Secure", "SameSite=Strict"} {
 		if !strings.Contains(c, attr) {
 			t.Errorf("cookie %q lacks %s", c, attr)
 		}
@@ -206,13 +207,15 @@ func TestWriteChecks(t *testing.T) {
 		wantError(t, name, resp, rb, 403, apierror.InvalidOrigin)
 	}
 	for name, edit := range map[string]func(http.Header){
-		"no token":                      func(h http.Header) { h.Del(csrfHeader) },
-		"token of another session":      func(h http.Header) { h.Set(csrfHeader, sameBrowser.csrf) },
-		"token of another browser":      func(h http.Header) { h.Set(csrfHeader, other.csrf) },
-		"garbage token":                 func(h http.Header) { h.Set(csrfHeader, "!!") },
-		"no CSRF cookie":                func(h http.Header) { h.Set("Cookie", sessionCookie+"="+b.session) },
-		"forged CSRF cookie":            func(h http.Header) { h.Set("Cookie", b.cookies()+"x") },
-		"another browser's CSRF cookie": func(h http.Header) { h.Set("Cookie", sessionCookie+"="+b.session+"; "+csrfCookie+"="+other.csrfCookie) },
+		"no token":                 func(h http.Header) { h.Del(account.CSRFHeader) },
+		"token of another session": func(h http.Header) { h.Set(account.CSRFHeader, sameBrowser.csrf) },
+		"token of another browser": func(h http.Header) { h.Set(account.CSRFHeader, other.csrf) },
+		"garbage token":            func(h http.Header) { h.Set(account.CSRFHeader, "!!") },
+		"no CSRF cookie":           func(h http.Header) { h.Set("Cookie", account.SessionCookie+"="+b.session) },
+		"forged CSRF cookie":       func(h http.Header) { h.Set("Cookie", b.cookies()+"x") },
+		"another browser's CSRF cookie": func(h http.Header) {
+			h.Set("Cookie", account.SessionCookie+"="+b.session+"; "+account.CSRFCookie+"="+other.csrfCookie)
+		},
 	} {
 		resp, rb := b.post(create, body, edit)
 		wantError(t, name, resp, rb, 403, apierror.InvalidCSRF)
@@ -223,7 +226,7 @@ func TestWriteChecks(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("the same-origin write: %d %s", resp.StatusCode, rb)
 	}
-	var created KeyCreated
+	var created account.KeyCreated
 	json.Unmarshal(rb, &created)
 	e.secret(created.Secret)
 }

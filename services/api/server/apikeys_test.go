@@ -15,16 +15,17 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 const keysCreate, keysRevoke = "/api/account/keys/create", "/api/account/keys/revoke"
 
 // createKey creates a key as b and returns the answer.
-func (b *browser) createKey(body string) KeyCreated {
+func (b *browser) createKey(body string) account.KeyCreated {
 	b.e.t.Helper()
 	resp, rb := b.post(keysCreate, body)
-	var k KeyCreated
+	var k account.KeyCreated
 	if resp.StatusCode != 200 || json.Unmarshal(rb, &k) != nil {
 		b.e.t.Fatalf("create %s: %d %s", body, resp.StatusCode, rb)
 	}
@@ -32,10 +33,10 @@ func (b *browser) createKey(body string) KeyCreated {
 	return k
 }
 
-func (b *browser) keys() []KeyRecord {
+func (b *browser) keys() []account.KeyRecord {
 	b.e.t.Helper()
 	resp, body := b.get("/api/account/keys")
-	var l struct{ Keys []KeyRecord }
+	var l struct{ Keys []account.KeyRecord }
 	if resp.StatusCode != 200 || json.Unmarshal(body, &l) != nil {
 		b.e.t.Fatalf("keys: %d %s", resp.StatusCode, body)
 	}
@@ -143,7 +144,7 @@ func TestKeyLimitUnderConcurrentCreates(t *testing.T) {
 	for i := range 50 {
 		wg.Go(func() {
 			resp, rb := b.post(keysCreate, fmt.Sprintf(`{"name":"k%d","organizationId":null}`, i))
-			var k KeyCreated
+			var k account.KeyCreated
 			json.Unmarshal(rb, &k)
 			e.secret(k.Secret)
 			mu.Lock()
@@ -235,7 +236,7 @@ func TestAccountRoutesAbsentOnBase(t *testing.T) {
 	for _, p := range []string{"/api/auth/bootstrap", "/api/me", "/api/account/profile", "/api/account/avatar", "/api/account/keys"} {
 		a.getError(p, 404, apierror.NotFound)
 	}
-	for _, p := range []string{"/api/auth/logout", keysCreate, keysRevoke, identityEventsPath} {
+	for _, p := range []string{"/api/auth/logout", keysCreate, keysRevoke, account.IdentityEventsPath} {
 		if resp, _ := a.do("POST", p, nil); resp.StatusCode != 404 {
 			t.Errorf("POST %s: %d", p, resp.StatusCode)
 		}

@@ -12,12 +12,13 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/identity"
 	"github.com/okfindex/okf-index/pkg/identitytest"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
 
 // postEvent pushes a signed event as the identity service does.
 func (e *accountEnv) postEvent(tok string) (*http.Response, []byte) {
-	return e.send("POST", identityEventsPath, http.Header{"Content-Type": {"application/secevent+jwt"}}, []byte(e.secret(tok)))
+	return e.send("POST", account.IdentityEventsPath, http.Header{"Content-Type": {"application/secevent+jwt"}}, []byte(e.secret(tok)))
 }
 
 // Logout ends this product's session at once, clears the cookies, and
@@ -40,7 +41,7 @@ func TestLogout(t *testing.T) {
 		t.Fatalf("logout: %d %s", resp.StatusCode, body)
 	}
 	cleared := strings.Join(resp.Header.Values("Set-Cookie"), "\n")
-	if !strings.Contains(cleared, sessionCookie+"=;") || !strings.Contains(cleared, csrfCookie+"=;") {
+	if !strings.Contains(cleared, account.SessionCookie+"=;") || !strings.Contains(cleared, account.CSRFCookie+"=;") {
 		t.Errorf("cookies not cleared: %s", cleared)
 	}
 	resp, body = b.get("/api/me")

@@ -27,7 +27,7 @@ const (
 // body is not the page's signal, so it is ignored.
 func (s *Server) postPaymentView(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	if !s.paymentViewSignal(c.Request()) {
+	if !paymentViewSignal(c.Request(), s.account.Origin()) {
 		return c.NoContent(http.StatusNoContent)
 	}
 	s.usage.Add(usage.PaymentView, 1)
@@ -35,16 +35,16 @@ func (s *Server) postPaymentView(c echo.Context) error {
 }
 
 // paymentViewSignal reports whether a request is the page's signal: one
-// Origin exactly this service's (PUBLIC_BASE_URL's origin, never the Host
-// header), Sec-Fetch-Site same-origin, X-House-Payment-View 1, no body and
+// Origin exactly origin, this service's (PUBLIC_BASE_URL's origin, never
+// the Host header), Sec-Fetch-Site same-origin, X-House-Payment-View 1, no body and
 // not test traffic.
-func (s *Server) paymentViewSignal(req *http.Request) bool {
+func paymentViewSignal(req *http.Request, origin string) bool {
 	h := req.Header
 	one := func(name, want string) bool {
 		v := h.Values(name)
 		return len(v) == 1 && v[0] == want
 	}
-	return one(echo.HeaderOrigin, s.accounts.origin) &&
+	return one(echo.HeaderOrigin, origin) &&
 		one("Sec-Fetch-Site", "same-origin") &&
 		one(paymentViewHeader, "1") &&
 		req.ContentLength == 0 && !isSmoke(h)

@@ -32,31 +32,8 @@ func (s *Server) routeTable() []Route {
 		{Method: http.MethodPost, Path: paymentViewPath, Summary: "Signal that the credit page showed a payment's requirements", Full: true,
 			Handler: s.postPaymentView, Usage: route.NotCounted, LogPathOnly: true, IgnoresAPIKey: true},
 	}, s.billing.PriceRoutes(), s.partners.Routes(),
-		s.contact.Routes(), s.billing.CreditRoutes(), s.vitrine.Routes(), []Route{
-			{Method: http.MethodGet, Path: "/api/auth/bootstrap", Summary: "CSRF token and view context of this browser and session", Full: true,
-				Handler: s.getBootstrap, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodGet, Path: "/api/me", Summary: "The session's user", Full: true,
-				Handler: s.getMe, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodGet, Path: "/api/account/profile", Summary: "The session user's profile", Full: true,
-				Handler: s.getProfile, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodGet, Path: "/api/account/avatar", Summary: "The session user's own picture (WebP)", Full: true,
-				Handler: s.getAvatar, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodPost, Path: "/api/auth/logout", Summary: "End this product's session", Full: true,
-				Handler: s.postLogout, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodGet, Path: "/api/account/keys", Summary: "The session user's API keys", Full: true,
-				Handler: s.listKeys, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodPost, Path: "/api/account/keys/create", Summary: "Create an API key", Full: true,
-				Handler: s.createKey, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodPost, Path: "/api/account/keys/revoke", Summary: "Revoke an API key", Full: true,
-				Handler: s.revokeKey, Usage: route.NotCounted, Session: true},
-			{Method: http.MethodPost, Path: identityEventsPath, Summary: "Receive a signed event of the identity service", Full: true,
-				Handler: s.postIdentityEvent, Usage: route.NotCounted, IgnoresAPIKey: true},
+		s.contact.Routes(), s.billing.CreditRoutes(), s.vitrine.Routes(), s.account.Routes(), []Route{
 			{Method: http.MethodPost, Path: "/mcp", Summary: "MCP server (streamable HTTP, JSON-RPC 2.0)",
 				Handler: func(c echo.Context) error { return s.mcp.Serve(c) }, Usage: route.CountedAsMCP},
-		}, s.discovery.Routes(), s.pages.Routes(), []Route{
-			{Method: http.MethodGet, Path: "/account", Summary: "Web page: your API keys (full variant)", Full: true,
-				Handler: s.getAccountPage, Usage: route.CountedAsPage, Session: true},
-			{Method: http.MethodGet, Path: "/account/keys", Summary: "Web page: the key list of the account page, alone (full variant)", Full: true,
-				Handler: s.getAccountKeys, Usage: route.NotCounted, Session: true},
-		}, s.pages.CreditRoutes(), s.pages.AssetRoutes())
+		}, s.discovery.Routes(), s.pages.Routes(), s.account.PageRoutes(), s.pages.CreditRoutes(), s.pages.AssetRoutes())
 }

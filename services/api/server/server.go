@@ -31,6 +31,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/contact"
@@ -83,15 +84,14 @@ type Server struct {
 
 	now func() time.Time
 
-	mcp      *mcpserver.Server // POST /mcp
-	usage    *usage.Counter
-	metrics  *metrics.Service // GET /api/metrics
-	reports  *clientreport.Reporter
-	accounts *accounts          // full variant: sessions, CSRF, API keys
-	billing  *billing.Service   // x402 payments, prices, and how a contact is paid
-	keyUses  keyUses            // when this process last wrote each key's last use
-	stop     context.CancelFunc // ends the usage and report loops
-	stopped  chan struct{}      // closed when both loops have ended
+	mcp     *mcpserver.Server // POST /mcp
+	usage   *usage.Counter
+	metrics *metrics.Service // GET /api/metrics
+	reports *clientreport.Reporter
+	account *account.Service   // full variant: sessions, CSRF, API keys, the account page
+	billing *billing.Service   // x402 payments, prices, and how a contact is paid
+	stop    context.CancelFunc // ends the usage and report loops
+	stopped chan struct{}      // closed when both loops have ended
 
 	// Full variant: the partnership offer (PARTNERS_FILE) and GET /api/partners.
 	offer      *offer.Offer
@@ -144,8 +144,12 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			stop()
 		}
 	}()
+	if s.web, err = web.New(); err != nil {
+		return nil, fmt.Errorf("server: web pages: %w", err)
+	}
 	if s.full {
-		if s.accounts, err = newAccounts(loops, opts.Config, log); err != nil {
+		if s.account, err = account.New(loops, opts.Config, log, account.Deps{Store: st, Site: s.web, BaseURL: s.baseURL,
+			SignInURL: opts.Config.Auth.SignInURL}); err != nil {
 			return nil, fmt.Errorf("server: accounts: %w", err)
 		}
 		// A bad offer file stops the start, naming the file and the field.
@@ -169,9 +173,6 @@ func New(st *store.Store, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
 		}
 		s.billing.UseJobs(s.jobs)
-	}
-	if s.web, err = web.New(); err != nil {
-		return nil, fmt.Errorf("server: web pages: %w", err)
 	}
 	s.buildCapabilities(st, opts.Config)
 	if opts.Metrics != nil {
@@ -204,7 +205,10 @@ func (s *Server) newRouter(log *slog.Logger, opts Options) *echo.Echo {
 	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
 	e.Use(s.admission.middleware(s.byPath))
 	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discovery.Links(s.baseURL))
-	e.Use(s.countUsage, s.authenticateAPIKey)
+	e.Use(s.countUsage)
+	if s.full {
+		e.Use(s.account.APIKeyMiddleware(s.byPath))
+	}
 	for _, r := range s.routes {
 		e.Add(r.Method, r.EchoPath(), r.Handler)
 		if r.Method == http.MethodGet {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/clientreport"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -61,7 +62,7 @@ func (s *Server) countUsage(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if k, ok := caller.APIKey(c); ok {
-			s.usage.Add(keyUsageMetric(k), 1)
+			s.usage.Add(account.KeyUsageMetric(k), 1)
 		}
 		switch row.Usage {
 		case route.CountedAsMCP:

@@ -26,6 +26,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/usage"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/pkg/x402/x402test"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
@@ -198,10 +199,10 @@ func (w *fullWeb) fullTab() (*chromeTab, *netLog) {
 func (w *fullWeb) signIn(b *chromeTab, token string) {
 	w.t.Helper()
 	if token == "" {
-		b.run("sign out", network.DeleteCookies(sessionCookie).WithURL(w.url+"/"))
+		b.run("sign out", network.DeleteCookies(account.SessionCookie).WithURL(w.url+"/"))
 		return
 	}
-	b.run("sign in", network.SetCookie(sessionCookie, token).WithURL(w.url+"/").WithPath("/").
+	b.run("sign in", network.SetCookie(account.SessionCookie, token).WithURL(w.url+"/").WithPath("/").
 		WithSecure(true).WithHTTPOnly(true).WithSameSite(network.CookieSameSiteLax))
 }
 
@@ -234,7 +235,7 @@ func TestBrowserAccountPage(t *testing.T) {
 	b.run("read", chromedp.Value(`#new-secret`, &secret, chromedp.ByQuery),
 		chromedp.Text(`#keys tbody tr .last4`, &last4, chromedp.ByQuery),
 		chromedp.Text(`#keys tbody tr .key-state`, &state, chromedp.ByQuery))
-	if len(secret) != apiKeyLen || last4 != "hsk_…"+secret[len(secret)-4:] || state != "active" {
+	if len(secret) != account.APIKeyLen || last4 != "hsk_…"+secret[len(secret)-4:] || state != "active" {
 		t.Fatalf("secret %d characters, row %q %q", len(secret), last4, state)
 	}
 	boots := netlog.to(http.MethodGet, "/api/auth/bootstrap")
@@ -322,7 +323,7 @@ func TestBrowserAccountPage(t *testing.T) {
 
 	// The limit of live keys: 10 live keys already.
 	for i := range store.LiveKeyLimit - 1 {
-		secret, hash := newAPIKey()
+		secret, hash := account.NewAPIKey()
 		if _, err := w.store.CreateAPIKey(t.Context(), store.NewAPIKey{IdentityID: "id-browser", Product: identitytest.Audience,
 			Name: fmt.Sprintf("seeded %d", i), SecretHash: hash, Last4: secret[len(secret)-4:]}); err != nil {
 			t.Fatal(err)
@@ -391,7 +392,7 @@ func TestBrowserAccountPage(t *testing.T) {
 // still lists the keys and says that writing needs JavaScript.
 func TestBrowserAccountNoJavaScript(t *testing.T) {
 	w := newFullWeb(t)
-	secret, hash := newAPIKey()
+	secret, hash := account.NewAPIKey()
 	if _, err := w.store.CreateAPIKey(t.Context(), store.NewAPIKey{IdentityID: "id-nojs", Product: identitytest.Audience,
 		Name: "server", SecretHash: hash, Last4: secret[len(secret)-4:]}); err != nil {
 		t.Fatal(err)

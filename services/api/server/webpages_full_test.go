@@ -13,6 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/identitytest"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/usage"
+	"github.com/okfindex/okf-index/services/api/server/account"
 	"github.com/okfindex/okf-index/services/api/server/pages"
 )
 
@@ -86,7 +87,7 @@ func TestAccountPage(t *testing.T) {
 		}
 	}
 	b := e.browser(e.session("id-page", orgs)).bootstrap()
-	var created KeyCreated
+	var created account.KeyCreated
 	resp, raw := b.post("/api/account/keys/create", `{"name":"laptop <script>","organizationId":null}`)
 	if resp.StatusCode != 200 || json.Unmarshal(raw, &created) != nil {
 		t.Fatalf("create: %d %s", resp.StatusCode, raw)

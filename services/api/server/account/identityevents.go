@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"errors"
@@ -15,8 +15,8 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
-// identityEventsPath is where the identity service pushes its events.
-const identityEventsPath = "/api/auth/events"
+// IdentityEventsPath is where the identity service pushes its events.
+const IdentityEventsPath = "/api/auth/events"
 
 // maxEventBody caps an event: a 64 KiB picture in base64 and its claims.
 const maxEventBody = 128 << 10
@@ -37,7 +37,7 @@ type EventAck struct {
 //     inactive (contract 3.3);
 //   - picture-changed replaces the identity's picture (GET
 //     /api/account/avatar), or removes it.
-func (s *Server) postIdentityEvent(c echo.Context) error {
+func (s *Service) postIdentityEvent(c echo.Context) error {
 	b, err := io.ReadAll(io.LimitReader(c.Request().Body, maxEventBody+1))
 	if err != nil {
 		return invalidEvent("The body could not be read.")
@@ -45,7 +45,7 @@ func (s *Server) postIdentityEvent(c echo.Context) error {
 	if len(b) > maxEventBody {
 		return apierror.New(apierror.BodyTooLarge, fmt.Sprintf("The body is over %d bytes.", maxEventBody))
 	}
-	ev, err := s.accounts.verifier.Event(c.Request().Context(), strings.TrimSpace(string(b)))
+	ev, err := s.verifier.Event(c.Request().Context(), strings.TrimSpace(string(b)))
 	if errors.Is(err, identity.ErrUnavailable) {
 		return apierror.New(apierror.AuthUnavailable, "The identity service's keys cannot be reached and none are cached; send the event again later.")
 	}
@@ -59,7 +59,7 @@ func (s *Server) postIdentityEvent(c echo.Context) error {
 	case identity.EventPictureChanged:
 		change.SetAvatar, change.Avatar = true, ev.Picture
 	}
-	applied, err := s.store.ApplyIdentityEvent(c.Request().Context(), change)
+	applied, err := s.d.Store.ApplyIdentityEvent(c.Request().Context(), change)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,10 @@
-package server
+package account
 
 import (
 	"context"
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -22,7 +21,7 @@ import (
 // present an account key, as Authorization: Bearer hsk_... or X-Api-Key.
 // A valid, live key of this product makes the request the account's (or
 // its organization's): its successful requests are counted under the key
-// (countUsage) and its last use is recorded at most once an hour.
+// (the server's usage counting) and its last use is recorded at most once an hour.
 //
 // Never a silent anonymous request: every Authorization and X-Api-Key
 // header is either exactly one valid credential the route takes or a
@@ -80,13 +79,6 @@ func presentedAPIKeys(h http.Header, r route.Route) ([]string, error) {
 	return nil, invalidAPIKey("This route takes no such Authorization: send an API key (Bearer hsk_... or X-Api-Key), or none.")
 }
 
-// keyUses remembers when this process last wrote each key's last use, so
-// that most requests skip the write the store would refuse anyway.
-type keyUses struct {
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
 func (u *keyUses) due(id string, now time.Time) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -100,13 +92,16 @@ func (u *keyUses) due(id string, now time.Time) bool {
 	return true
 }
 
-// authenticateAPIKey is the middleware that reads the presented keys.
-func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
+// APIKeyMiddleware is the middleware that reads the presented keys, by
+// the rows of routes (the full variant's table).
+func (s *Service) APIKeyMiddleware(routes route.ByPath) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc { return s.authenticateAPIKey(routes, next) }
+}
+
+// authenticateAPIKey reads the presented keys of a request.
+func (s *Service) authenticateAPIKey(routes route.ByPath, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !s.full {
-			return next(c)
-		}
-		r, ok := s.byPath.Row(c.Request().Method, c.Path())
+		r, ok := routes.Row(c.Request().Method, c.Path())
 		if !ok || r.Session || r.IgnoresAPIKey {
 			return next(c)
 		}
@@ -129,7 +124,7 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if now := time.Now(); s.keyUses.due(found.ID, now) {
-			if _, err := s.store.TouchAPIKey(c.Request().Context(), found.ID, now); err != nil {
+			if _, err := s.d.Store.TouchAPIKey(c.Request().Context(), found.ID, now); err != nil {
 				return err
 			}
 		}
@@ -139,11 +134,11 @@ func (s *Server) authenticateAPIKey(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // checkAPIKey is the live key of this product that key is, or its 401.
-func (s *Server) checkAPIKey(ctx context.Context, key string) (store.APIKey, error) {
-	if len(key) != apiKeyLen || !strings.HasPrefix(key, apiKeyPrefix) {
+func (s *Service) checkAPIKey(ctx context.Context, key string) (store.APIKey, error) {
+	if len(key) != APIKeyLen || !strings.HasPrefix(key, apiKeyPrefix) {
 		return store.APIKey{}, invalidAPIKey("The API key is malformed: keys are hsk_ followed by 43 characters.")
 	}
-	k, err := s.store.APIKeyByHash(ctx, apiKeyHash(key))
+	k, err := s.d.Store.APIKeyByHash(ctx, apiKeyHash(key))
 	switch {
 	case errors.Is(err, store.ErrKeyNotFound):
 		return k, invalidAPIKey("The API key is unknown.")
@@ -153,14 +148,14 @@ func (s *Server) checkAPIKey(ctx context.Context, key string) (store.APIKey, err
 		return k, invalidAPIKey("The API key was revoked.")
 	case k.StoppedAt != nil:
 		return k, invalidAPIKey("The API key is inactive: a password change or ending all sessions stopped it; create a new one.")
-	case k.Product != s.accounts.product:
+	case k.Product != s.product:
 		return k, invalidAPIKey("The API key belongs to another product of the house.")
 	}
 	return k, nil
 }
 
-// keyUsageMetric is the usage counter of a key's successful requests: the
+// KeyUsageMetric is the usage counter of a key's successful requests: the
 // key id, which names its account and organization.
-func keyUsageMetric(k store.APIKey) string {
+func KeyUsageMetric(k store.APIKey) string {
 	return "okf_key_" + strings.ReplaceAll(k.ID, "-", "")
 }

@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ import (
 
 const (
 	apiKeyPrefix      = "hsk_"
-	apiKeyLen         = len(apiKeyPrefix) + 43 // 32 bytes, base64url without padding
+	APIKeyLen         = len(apiKeyPrefix) + 43 // 32 bytes, base64url without padding
 	maxKeyName        = 60                     // characters (contract section 8)
 	maxKeyBody        = 4 << 10
 	reauthWindow      = 5 * time.Minute // contract section 5, rule 1
@@ -135,7 +135,7 @@ func parseKeyRevoke(b []byte) (string, error) {
 
 // keyWrite runs the checks of a key write (sessionWrite), then reads its
 // body, at most maxKeyBody bytes, and decodes it with parse.
-func keyWrite[T any](s *Server, c echo.Context, parse func([]byte) (T, error)) (*identity.Session, T, error) {
+func keyWrite[T any](s *Service, c echo.Context, parse func([]byte) (T, error)) (*identity.Session, T, error) {
 	var in T
 	sess, err := s.sessionWrite(c, true)
 	if err != nil {
@@ -151,7 +151,7 @@ func keyWrite[T any](s *Server, c echo.Context, parse func([]byte) (T, error)) (
 
 // listKeys answers GET /api/account/keys: the caller's keys in this
 // product, live or not, newest first.
-func (s *Server) listKeys(c echo.Context) error {
+func (s *Service) listKeys(c echo.Context) error {
 	noStore(c)
 	sess, err := s.requireSession(c)
 	if err != nil {
@@ -166,8 +166,8 @@ func (s *Server) listKeys(c echo.Context) error {
 
 // keyRecords are the session user's keys in this product, live or not,
 // newest first: the list of GET /api/account/keys and of the account page.
-func (s *Server) keyRecords(ctx context.Context, sess *identity.Session) ([]KeyRecord, error) {
-	keys, err := s.store.ListAPIKeys(ctx, sess.IdentityID, s.accounts.product)
+func (s *Service) keyRecords(ctx context.Context, sess *identity.Session) ([]KeyRecord, error) {
+	keys, err := s.d.Store.ListAPIKeys(ctx, sess.IdentityID, s.product)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (s *Server) keyRecords(ctx context.Context, sess *identity.Session) ([]KeyR
 // contract section 5 in order: a recent sign-in, then for an organization
 // key the owner or admin role with this product enabled and a second
 // factor, then the limit of live keys (kept by the store).
-func (s *Server) createKey(c echo.Context) error {
+func (s *Service) createKey(c echo.Context) error {
 	sess, in, err := keyWrite(s, c, parseKeyCreate)
 	if err != nil {
 		return err
@@ -194,13 +194,13 @@ func (s *Server) createKey(c echo.Context) error {
 		return apierror.New(apierror.ReauthRequired, "Creating a key needs a sign-in within the last 5 minutes: sign in again at the house, then retry.")
 	}
 	if in.organizationID != nil {
-		if err := organizationMayCreate(sess, *in.organizationID, s.accounts.product); err != nil {
+		if err := organizationMayCreate(sess, *in.organizationID, s.product); err != nil {
 			return err
 		}
 	}
-	secret, hash := newAPIKey()
-	k, err := s.store.CreateAPIKey(c.Request().Context(), store.NewAPIKey{
-		IdentityID: sess.IdentityID, Product: s.accounts.product, OrganizationID: in.organizationID,
+	secret, hash := NewAPIKey()
+	k, err := s.d.Store.CreateAPIKey(c.Request().Context(), store.NewAPIKey{
+		IdentityID: sess.IdentityID, Product: s.product, OrganizationID: in.organizationID,
 		Name: in.name, SecretHash: hash, Last4: secret[len(secret)-4:],
 	})
 	if errors.Is(err, store.ErrKeyLimit) {
@@ -237,12 +237,12 @@ func organizationMayCreate(sess *identity.Session, orgID, product string) error 
 
 // revokeKey answers POST /api/account/keys/revoke; revoking again is
 // harmless, and a key of another account is key_not_found.
-func (s *Server) revokeKey(c echo.Context) error {
+func (s *Service) revokeKey(c echo.Context) error {
 	sess, id, err := keyWrite(s, c, parseKeyRevoke)
 	if err != nil {
 		return err
 	}
-	err = s.store.RevokeAPIKey(c.Request().Context(), sess.IdentityID, s.accounts.product, id)
+	err = s.d.Store.RevokeAPIKey(c.Request().Context(), sess.IdentityID, s.product, id)
 	if errors.Is(err, store.ErrKeyNotFound) {
 		return apierror.New(apierror.KeyNotFound, "You have no key with that id.").At("id")
 	}
@@ -252,10 +252,10 @@ func (s *Server) revokeKey(c echo.Context) error {
 	return respond.JSON(c, http.StatusOK, okAnswer{OK: true})
 }
 
-// newAPIKey returns a new key and the SHA-256 the store keeps. The secret
+// NewAPIKey returns a new key and the SHA-256 the store keeps. The secret
 // has 256 random bits, so a fast hash is enough to keep it from being
 // read back.
-func newAPIKey() (secret string, hash []byte) {
+func NewAPIKey() (secret string, hash []byte) {
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	secret = apiKeyPrefix + b64.EncodeToString(raw)

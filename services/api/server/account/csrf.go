@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"crypto/hmac"
@@ -32,9 +32,9 @@ import (
 // Sec-Fetch-Site, same-origin.
 
 const (
-	csrfCookie  = "__Host-okf-csrf"
-	csrfHeader  = "X-CSRF-Token"
-	houseHeader = "X-House-Context"
+	CSRFCookie  = "__Host-okf-csrf"
+	CSRFHeader  = "X-CSRF-Token"
+	HouseHeader = "X-House-Context"
 )
 
 // Bootstrap is the answer of GET /api/auth/bootstrap.
@@ -43,7 +43,7 @@ type Bootstrap struct {
 	Context string `json:"context"`
 }
 
-func (a *accounts) mac(parts ...string) []byte {
+func (a *Service) mac(parts ...string) []byte {
 	m := hmac.New(sha256.New, a.csrfKey)
 	for _, p := range parts {
 		m.Write([]byte(p))
@@ -55,8 +55,8 @@ func (a *accounts) mac(parts ...string) []byte {
 var b64 = base64.RawURLEncoding
 
 // cookieNonce returns the nonce of a validly signed CSRF cookie, or "".
-func (a *accounts) cookieNonce(c echo.Context) string {
-	ck, err := c.Cookie(csrfCookie)
+func (a *Service) cookieNonce(c echo.Context) string {
+	ck, err := c.Cookie(CSRFCookie)
 	if err != nil {
 		return ""
 	}
@@ -69,7 +69,7 @@ func (a *accounts) cookieNonce(c echo.Context) string {
 }
 
 // token is the CSRF token of a browser's nonce and a session (nil: none).
-func (a *accounts) token(nonce string, sess *identity.Session) string {
+func (a *Service) token(nonce string, sess *identity.Session) string {
 	sid := ""
 	if sess != nil {
 		sid = sess.SessionID
@@ -78,7 +78,7 @@ func (a *accounts) token(nonce string, sess *identity.Session) string {
 }
 
 // viewContext is the opaque context of the page (never a credential).
-func (a *accounts) viewContext(sess *identity.Session) string {
+func (a *Service) viewContext(sess *identity.Session) string {
 	b, _ := json.Marshal(map[string]any{"v": 1, "product": a.product, "signedIn": sess != nil})
 	return b64.EncodeToString(b)
 }
@@ -86,7 +86,7 @@ func (a *accounts) viewContext(sess *identity.Session) string {
 // getBootstrap answers GET /api/auth/bootstrap: the CSRF token of this
 // browser and session (setting the CSRF cookie when the browser has no
 // valid one) and the view context.
-func (s *Server) getBootstrap(c echo.Context) error {
+func (s *Service) getBootstrap(c echo.Context) error {
 	noStore(c)
 	req := c.Request()
 	if req.URL.RawQuery != "" {
@@ -95,31 +95,31 @@ func (s *Server) getBootstrap(c echo.Context) error {
 	if site := req.Header.Get("Sec-Fetch-Site"); site == "cross-site" {
 		return invalidOrigin("The bootstrap is for this service's own pages.")
 	}
-	if o := req.Header.Get(echo.HeaderOrigin); o != "" && o != s.accounts.origin {
+	if o := req.Header.Get(echo.HeaderOrigin); o != "" && o != s.origin {
 		return invalidOrigin("The bootstrap is for this service's own pages; the Origin is another site's.")
 	}
 	sess, err := s.currentSession(c)
 	if err != nil {
 		return err
 	}
-	nonce := s.accounts.cookieNonce(c)
+	nonce := s.cookieNonce(c)
 	if nonce == "" {
 		raw := make([]byte, 32)
 		rand.Read(raw)
 		nonce = b64.EncodeToString(raw)
 		c.SetCookie(&http.Cookie{
-			Name: csrfCookie, Value: nonce + "." + b64.EncodeToString(s.accounts.mac("okf-csrf-cookie", nonce)),
+			Name: CSRFCookie, Value: nonce + "." + b64.EncodeToString(s.mac("okf-csrf-cookie", nonce)),
 			Path: "/", HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode,
 		})
 	}
-	ctx := s.accounts.viewContext(sess)
-	c.Response().Header().Set(houseHeader, ctx)
-	return respond.JSON(c, http.StatusOK, Bootstrap{CSRF: s.accounts.token(nonce, sess), Context: ctx})
+	ctx := s.viewContext(sess)
+	c.Response().Header().Set(HouseHeader, ctx)
+	return respond.JSON(c, http.StatusOK, Bootstrap{CSRF: s.token(nonce, sess), Context: ctx})
 }
 
 // checkOrigin refuses a write that does not come from this service's own
 // origin.
-func (s *Server) checkOrigin(c echo.Context) error {
+func (s *Service) checkOrigin(c echo.Context) error {
 	h := c.Request().Header
 	if site := h.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
 		return invalidOrigin("A write must come from this service's own pages (Sec-Fetch-Site: " + site + ").")
@@ -130,18 +130,18 @@ func (s *Server) checkOrigin(c echo.Context) error {
 	switch o := h.Get(echo.HeaderOrigin); o {
 	case "":
 		return invalidOrigin("A write needs the Origin header of this service's own pages.")
-	case s.accounts.origin:
+	case s.origin:
 		return nil
 	}
-	return invalidOrigin("The Origin is not this service's: a write must come from " + s.accounts.origin + ".")
+	return invalidOrigin("The Origin is not this service's: a write must come from " + s.origin + ".")
 }
 
 // checkCSRF refuses a write whose X-CSRF-Token is not the one of this
 // browser's CSRF cookie and sess.
-func (s *Server) checkCSRF(c echo.Context, sess *identity.Session) error {
-	nonce := s.accounts.cookieNonce(c)
-	got, err := b64.DecodeString(c.Request().Header.Get(csrfHeader))
-	want, _ := b64.DecodeString(s.accounts.token(nonce, sess))
+func (s *Service) checkCSRF(c echo.Context, sess *identity.Session) error {
+	nonce := s.cookieNonce(c)
+	got, err := b64.DecodeString(c.Request().Header.Get(CSRFHeader))
+	want, _ := b64.DecodeString(s.token(nonce, sess))
 	if nonce == "" || err != nil || !hmac.Equal(got, want) {
 		return invalidCSRF()
 	}
@@ -150,7 +150,7 @@ func (s *Server) checkCSRF(c echo.Context, sess *identity.Session) error {
 
 // sessionWrite runs the checks of every session write, in order: origin,
 // session (when required), CSRF. sess is nil only when required is false.
-func (s *Server) sessionWrite(c echo.Context, required bool) (*identity.Session, error) {
+func (s *Service) sessionWrite(c echo.Context, required bool) (*identity.Session, error) {
 	noStore(c)
 	if err := s.checkOrigin(c); err != nil {
 		return nil, err

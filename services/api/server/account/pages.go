@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"bytes"
@@ -28,19 +28,19 @@ import (
 // saying that sign-in happens at the house (no session), or that the
 // identity keys cannot be had (503). Never cached, and it varies with the
 // cookies.
-func (s *Server) getAccountPage(c echo.Context) error {
+func (s *Service) getAccountPage(c echo.Context) error {
 	v, status, err := s.accountView(c)
 	if err != nil {
 		return err
 	}
-	return writePrivatePage(c, status, func(w io.Writer) error { return s.web.Render(w, "account", v) })
+	return writePrivatePage(c, status, func(w io.Writer) error { return s.d.Site.Render(w, "account", v) })
 }
 
 // getAccountKeys answers GET /account/keys: the key list of the account
 // page alone, which the page's script swaps in after a write (not counted:
 // the page was). Without a session the list says so; without the identity
 // keys it is the account routes' 503.
-func (s *Server) getAccountKeys(c echo.Context) error {
+func (s *Service) getAccountKeys(c echo.Context) error {
 	v, _, err := s.accountView(c)
 	if err == nil && v.State == web.AccountUnavailable {
 		err = authUnavailable()
@@ -48,12 +48,12 @@ func (s *Server) getAccountKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writePrivatePage(c, http.StatusOK, func(w io.Writer) error { return s.web.RenderAccountKeys(w, v) })
+	return writePrivatePage(c, http.StatusOK, func(w io.Writer) error { return s.d.Site.RenderAccountKeys(w, v) })
 }
 
 // accountView reads the request's session and, when it has one, its keys:
 // the account page and its status.
-func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
+func (s *Service) accountView(c echo.Context) (web.AccountView, int, error) {
 	in := web.AccountInput{MaxKeys: store.LiveKeyLimit, SignInURL: s.signInURL()}
 	status := http.StatusOK
 	sess, err := s.currentSession(c)
@@ -73,7 +73,7 @@ func (s *Server) accountView(c echo.Context) (web.AccountView, int, error) {
 		}
 		in.State, in.Name, in.AuthTime = web.AccountSignedIn, sess.Name, sess.AuthTime
 		in.Reauth, in.SecondFactor = time.Since(sess.AuthTime) > reauthWindow, sess.SecondFactor()
-		in.Orgs = keyOrgs(sess, s.accounts.product)
+		in.Orgs = keyOrgs(sess, s.product)
 		for _, k := range keys {
 			in.Keys = append(in.Keys, web.KeyInput{ID: k.ID, Name: k.Name, OrganizationID: k.OrganizationID, Last4: k.Last4,
 				CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, Active: k.Active})
@@ -117,13 +117,13 @@ func writePrivatePage(c echo.Context, status int, render func(io.Writer) error) 
 
 // signInURL is the identity service's sign-in page with this deployment's
 // account page as where to come back, or "" when none is configured.
-func (s *Server) signInURL() string {
-	u, err := url.Parse(s.cfg.Auth.SignInURL)
-	if s.cfg.Auth.SignInURL == "" || err != nil {
+func (s *Service) signInURL() string {
+	u, err := url.Parse(s.d.SignInURL)
+	if s.d.SignInURL == "" || err != nil {
 		return ""
 	}
 	q := u.Query()
-	q.Set("return_to", s.baseURL+"/account")
+	q.Set("return_to", s.d.BaseURL+"/account")
 	u.RawQuery = q.Encode()
 	return u.String()
 }

@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"context"
@@ -19,20 +19,13 @@ import (
 // service in the __Host-house-auth cookie, verified by pkg/identity and
 // checked against the sessions ended here or at the house (pkg/store).
 
-// sessionCookie is the cookie of the house's global session.
-const sessionCookie = "__Host-house-auth"
+// SessionCookie is the cookie of the house's global session.
+const SessionCookie = "__Host-house-auth"
 
-// accounts is what the full variant's account routes share.
-type accounts struct {
-	verifier *identity.Verifier
-	product  string // this product's id: the audience and product of its sessions
-	origin   string // the exact Origin of a write: PUBLIC_BASE_URL's scheme and host
-	csrfKey  []byte // signs CSRF cookies and tokens
-}
-
-// newAccounts loads the identity keys (a JWKS URL's are refreshed until ctx
-// ends) and the CSRF key: AUTH_CSRF_SECRET, or a random key of this process.
-func newAccounts(ctx context.Context, cfg config.Config, log *slog.Logger) (*accounts, error) {
+// New builds the account routes of cfg: it loads the identity keys (a
+// JWKS URL's are refreshed until ctx ends) and the CSRF key,
+// AUTH_CSRF_SECRET or a random key of this process.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, d Deps) (*Service, error) {
 	keys, err := identity.NewKeySource(ctx, cfg.Auth, log)
 	if err != nil {
 		return nil, err
@@ -49,7 +42,8 @@ func newAccounts(ctx context.Context, cfg config.Config, log *slog.Logger) (*acc
 		key = make([]byte, 32)
 		rand.Read(key)
 	}
-	return &accounts{
+	return &Service{
+		d:        d,
 		verifier: identity.NewVerifier(keys, cfg.Auth, nil),
 		product:  cfg.Auth.Audience,
 		origin:   u.Scheme + "://" + u.Host,
@@ -61,20 +55,20 @@ func newAccounts(ctx context.Context, cfg config.Config, log *slog.Logger) (*acc
 // none or one that is not a valid, live session of this product. The error
 // is auth_unavailable when the keys cannot be had (the session is then
 // neither accepted nor refused), or a failure of the database.
-func (s *Server) currentSession(c echo.Context) (*identity.Session, error) {
-	ck, err := c.Cookie(sessionCookie)
+func (s *Service) currentSession(c echo.Context) (*identity.Session, error) {
+	ck, err := c.Cookie(SessionCookie)
 	if err != nil || ck.Value == "" {
 		return nil, nil
 	}
 	ctx := c.Request().Context()
-	sess, err := s.accounts.verifier.Session(ctx, ck.Value)
+	sess, err := s.verifier.Session(ctx, ck.Value)
 	switch {
 	case errors.Is(err, identity.ErrUnavailable):
 		return nil, authUnavailable()
 	case err != nil:
 		return nil, nil
 	}
-	revoked, err := s.store.SessionRevoked(ctx, sess.ProductID, sess.SessionID, sess.IdentityID, sess.IssuedAt)
+	revoked, err := s.d.Store.SessionRevoked(ctx, sess.ProductID, sess.SessionID, sess.IdentityID, sess.IssuedAt)
 	if err != nil || revoked {
 		return nil, err
 	}
@@ -82,7 +76,7 @@ func (s *Server) currentSession(c echo.Context) (*identity.Session, error) {
 }
 
 // requireSession is currentSession with no session an invalid_session.
-func (s *Server) requireSession(c echo.Context) (*identity.Session, error) {
+func (s *Service) requireSession(c echo.Context) (*identity.Session, error) {
 	sess, err := s.currentSession(c)
 	if err == nil && sess == nil {
 		err = invalidSession()

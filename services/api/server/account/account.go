@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ type okAnswer struct {
 }
 
 // getMe answers GET /api/me with the session's user.
-func (s *Server) getMe(c echo.Context) error {
+func (s *Service) getMe(c echo.Context) error {
 	noStore(c)
 	sess, err := s.requireSession(c)
 	if err != nil {
@@ -56,13 +56,13 @@ func (s *Server) getMe(c echo.Context) error {
 // getProfile answers GET /api/account/profile: the identity's profile,
 // created on first sight and kept in step with the session's name, locale
 // and time zone.
-func (s *Server) getProfile(c echo.Context) error {
+func (s *Service) getProfile(c echo.Context) error {
 	noStore(c)
 	sess, err := s.requireSession(c)
 	if err != nil {
 		return err
 	}
-	p, err := s.store.SyncProfile(c.Request().Context(), sess.IdentityID,
+	p, err := s.d.Store.SyncProfile(c.Request().Context(), sess.IdentityID,
 		store.ProfileClaims{Name: sess.Name, Locale: sess.Locale, TimeZone: sess.TimeZone})
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func (s *Server) getProfile(c echo.Context) error {
 // picture: the one the identity service last pushed (POST
 // /api/auth/events, picture-changed), checked again as WebP of at most
 // 64 KiB. It takes no user id or URL.
-func (s *Server) getAvatar(c echo.Context) error {
+func (s *Service) getAvatar(c echo.Context) error {
 	noStore(c)
 	sess, err := s.requireSession(c)
 	if err != nil {
@@ -85,7 +85,7 @@ func (s *Server) getAvatar(c echo.Context) error {
 	if c.Request().URL.RawQuery != "" {
 		return invalidRequest("GET /api/account/avatar takes no parameters: it serves your own picture only.")
 	}
-	b, err := s.store.Avatar(c.Request().Context(), sess.IdentityID)
+	b, err := s.d.Store.Avatar(c.Request().Context(), sess.IdentityID)
 	if errors.Is(err, store.ErrNoAvatar) || (err == nil && identity.CheckPicture(b) != nil) {
 		return apierror.New(apierror.NotFound, "Your account has no picture.")
 	}
@@ -103,7 +103,7 @@ const maxEmptyBody = 1 << 10
 // here (other products' sessions of the identity keep working) and clears
 // the session and CSRF cookies. Without a session there is nothing to end,
 // and the answer is the same.
-func (s *Server) postLogout(c echo.Context) error {
+func (s *Service) postLogout(c echo.Context) error {
 	sess, err := s.sessionWrite(c, false)
 	if err != nil {
 		return err
@@ -114,11 +114,11 @@ func (s *Server) postLogout(c echo.Context) error {
 		return invalidRequest("The body of POST /api/auth/logout is the JSON object {}.")
 	}
 	if sess != nil {
-		if err := s.store.RevokeSession(c.Request().Context(), sess.ProductID, sess.SessionID, sess.IdentityID, sess.ExpiresAt); err != nil {
+		if err := s.d.Store.RevokeSession(c.Request().Context(), sess.ProductID, sess.SessionID, sess.IdentityID, sess.ExpiresAt); err != nil {
 			return err
 		}
 	}
-	clearCookie(c, sessionCookie)
-	clearCookie(c, csrfCookie)
+	clearCookie(c, SessionCookie)
+	clearCookie(c, CSRFCookie)
 	return respond.JSON(c, http.StatusOK, okAnswer{OK: true})
 }
