@@ -99,15 +99,7 @@ func run(log *slog.Logger) error {
 		return fmt.Errorf("operator listener: %w", err)
 	}
 
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    server.MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, log)
 	ln, err := net.Listen("tcp", cfg.APIAddr)
 	if err != nil {
 		return err
@@ -124,20 +116,8 @@ func run(log *slog.Logger) error {
 	case <-ctx.Done():
 	}
 	stop() // a second signal kills the process at once
-	draining.Store(true)
-	if cfg.ShutdownDelay > 0 {
-		log.Info("shutting down: not ready; still serving for the shutdown delay", "delay", cfg.ShutdownDelay.String())
-		time.Sleep(cfg.ShutdownDelay)
-	}
-	log.Info("shutting down: draining requests in flight")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	srv.Close()
-	if err := opsLn.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown operator listener: %w", err)
+	if err := drain(log, cfg.ShutdownDelay, &draining, hs, srv, opsLn); err != nil {
+		return err
 	}
 	log.Info("stopped")
 	return nil
@@ -164,4 +144,40 @@ func riverUI(ctx context.Context, st *store.Store, log *slog.Logger) (http.Handl
 		return nil, fmt.Errorf("river ui: %w", err)
 	}
 	return h, nil
+}
+
+// newHTTPServer is the API's HTTP server, every phase of a request bounded.
+func newHTTPServer(srv *server.Server, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    server.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// drain shuts the service down after the first signal: readiness fails at
+// once, requests are still served for delay (while the load balancer
+// stops sending them), then the requests in flight drain, the server's
+// loops stop, and the operator listener closes.
+func drain(log *slog.Logger, delay time.Duration, draining *atomic.Bool, hs *http.Server, srv *server.Server, opsLn *ops.Listener) error {
+	draining.Store(true)
+	if delay > 0 {
+		log.Info("shutting down: not ready; still serving for the shutdown delay", "delay", delay.String())
+		time.Sleep(delay)
+	}
+	log.Info("shutting down: draining requests in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	srv.Close()
+	if err := opsLn.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown operator listener: %w", err)
+	}
+	return nil
 }

@@ -77,39 +77,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		parsed, err = indexer.ParseRepo(data, loc, indexer.RepoInfo{Files: files}, time.Now())
 		parsed.Input.Repo = nil // no repository signals are known offline
 	}
-	if errors.Is(err, okf.ErrNotBundle) {
-		// The reason word and sentence the owner status (GET /api/status)
-		// records for the same file.
-		reason, detail := indexer.NotBundleReason(err)
-		if *asJSON {
-			_ = json.NewEncoder(stdout).Encode(map[string]any{"bundle": false, "error": "not_a_bundle",
-				"reason": reason, "message": detail})
-		} else {
-			fmt.Fprintf(stdout, "%s: not a bundle (%s): %s\n", safetext.Line(file), reason, detail)
-		}
-		return 1, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	card := indexer.Preview(parsed.Input, strings.TrimRight(*apiBase, "/"), time.Now())
-	warnings := indexer.Warnings(parsed.Card, linkDir, files)
-
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return 0, enc.Encode(struct {
-			Bundle     bool            `json:"bundle"`
-			Visibility wire.Visibility `json:"visibility"`
-			Card       wire.Card       `json:"card"`
-			Warnings   []string        `json:"warnings"`
-		}{true, card.Visibility, card.Card, warnings})
-	}
-	printCard(stdout, card)
-	for _, w := range warnings {
-		fmt.Fprintln(stdout, "warning:", safetext.Line(w))
-	}
-	return 0, nil
+	return lintReport(stdout, file, *asJSON, parsed, err, strings.TrimRight(*apiBase, "/"), linkDir, files)
 }
 
 // lintRepo is the identity a lint uses: the flags, or else a stand-in
@@ -213,4 +181,42 @@ func printCard(w io.Writer, b store.Bundle) {
 	if len(b.Cut) > 0 {
 		fmt.Fprintf(w, "cut:         %s (cut to the card's sizes)\n", strings.Join(b.Cut, ", "))
 	}
+}
+
+// lintReport prints what lint found of file: the card and its warnings,
+// or why it is not a bundle (exit code 1).
+func lintReport(stdout io.Writer, file string, asJSON bool, parsed indexer.Parsed, err error, apiBase, linkDir string, files okf.Files) (int, error) {
+	if errors.Is(err, okf.ErrNotBundle) {
+		// The reason word and sentence the owner status (GET /api/status)
+		// records for the same file.
+		reason, detail := indexer.NotBundleReason(err)
+		if asJSON {
+			_ = json.NewEncoder(stdout).Encode(map[string]any{"bundle": false, "error": "not_a_bundle",
+				"reason": reason, "message": detail})
+		} else {
+			fmt.Fprintf(stdout, "%s: not a bundle (%s): %s\n", safetext.Line(file), reason, detail)
+		}
+		return 1, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	card := indexer.Preview(parsed.Input, apiBase, time.Now())
+	warnings := indexer.Warnings(parsed.Card, linkDir, files)
+
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return 0, enc.Encode(struct {
+			Bundle     bool            `json:"bundle"`
+			Visibility wire.Visibility `json:"visibility"`
+			Card       wire.Card       `json:"card"`
+			Warnings   []string        `json:"warnings"`
+		}{true, card.Visibility, card.Card, warnings})
+	}
+	printCard(stdout, card)
+	for _, w := range warnings {
+		fmt.Fprintln(stdout, "warning:", safetext.Line(w))
+	}
+	return 0, nil
 }

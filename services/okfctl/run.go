@@ -43,27 +43,11 @@ func runCmd(ctx context.Context, args []string) error {
 		*binDir = filepath.Dir(exe)
 	}
 
-	dbURL := cfg.DatabaseURL
-	if dbURL == "" {
-		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(*dataDir, "pg"), BinDir: cfg.PGBin})
-		if err != nil {
-			return err
-		}
-		if c.Started {
-			defer func() {
-				if err := c.Stop(); err != nil {
-					fmt.Fprintln(os.Stderr, "okfctl:", err)
-				} else {
-					fmt.Println("Postgres stopped")
-				}
-			}()
-		}
-		if err := c.CreateDatabase(ctx, "okf", ""); err != nil {
-			return err
-		}
-		dbURL = c.URL("okf")
-		fmt.Printf("Postgres: private cluster in %s\n", c.Dir)
+	dbURL, stopCluster, err := runDatabase(ctx, cfg.DatabaseURL, cfg.PGBin, *dataDir)
+	if err != nil {
+		return err
 	}
+	defer stopCluster()
 	if err := store.Migrate(ctx, dbURL); err != nil {
 		return err
 	}
@@ -80,23 +64,9 @@ func runCmd(ctx context.Context, args []string) error {
 		fmt.Println(sum)
 	}
 
-	env := append(os.Environ(), "DATABASE_URL="+dbURL)
-	if cfg.Full() && !cfg.Auth.Configured() {
-		// No identity keys configured: trust the development key, so that
-		// okfctl session mint's sessions work (docs/api.md, "Accounts by hand").
-		signer, jwks, err := identity.EnsureDevKey(filepath.Join(*dataDir, devIdentityDir))
-		if err != nil {
-			return fmt.Errorf("development identity key: %w", err)
-		}
-		abs, err := filepath.Abs(jwks)
-		if err != nil {
-			return err
-		}
-		env = append(env, "AUTH_KEY_FILE="+abs, "AUTH_ALG="+signer.Alg())
-		fmt.Printf("full variant: sessions are verified with the development key %s (okfctl session mint)\n", abs)
-	}
-	if cfg.DatabaseReadURL == cfg.DatabaseURL {
-		env = append(env, "DATABASE_READ_URL="+dbURL)
+	env, err := childEnv(cfg, dbURL, *dataDir)
+	if err != nil {
+		return err
 	}
 	// The two processes share a host, so each needs its own operator
 	// listener: the API takes OPS_ADDR, the worker the next port.
@@ -174,4 +144,58 @@ func nextPort(addr string) (string, error) {
 		return "", fmt.Errorf("%q has no usable port", addr)
 	}
 	return net.JoinHostPort(host, strconv.Itoa(n+1)), nil
+}
+
+// runDatabase is the database of okfctl run: DATABASE_URL when set, else a
+// private cluster in dataDir/pg, started unless it runs already. stop
+// stops a cluster this call started, and does nothing otherwise.
+func runDatabase(ctx context.Context, dbURL, pgBin, dataDir string) (url string, stop func(), err error) {
+	stop = func() {}
+	if dbURL != "" {
+		return dbURL, stop, nil
+	}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), BinDir: pgBin})
+	if err != nil {
+		return "", stop, err
+	}
+	if c.Started {
+		stop = func() {
+			if err := c.Stop(); err != nil {
+				fmt.Fprintln(os.Stderr, "okfctl:", err)
+			} else {
+				fmt.Println("Postgres stopped")
+			}
+		}
+	}
+	if err := c.CreateDatabase(ctx, "okf", ""); err != nil {
+		stop()
+		return "", func() {}, err
+	}
+	fmt.Printf("Postgres: private cluster in %s\n", c.Dir)
+	return c.URL("okf"), stop, nil
+}
+
+// childEnv is the environment of the API and the worker: this process's,
+// with the database and, on a full variant without identity keys, the
+// development key.
+func childEnv(cfg config.Config, dbURL, dataDir string) ([]string, error) {
+	env := append(os.Environ(), "DATABASE_URL="+dbURL)
+	if cfg.Full() && !cfg.Auth.Configured() {
+		// No identity keys configured: trust the development key, so that
+		// okfctl session mint's sessions work (docs/api.md, "Accounts by hand").
+		signer, jwks, err := identity.EnsureDevKey(filepath.Join(dataDir, devIdentityDir))
+		if err != nil {
+			return nil, fmt.Errorf("development identity key: %w", err)
+		}
+		abs, err := filepath.Abs(jwks)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, "AUTH_KEY_FILE="+abs, "AUTH_ALG="+signer.Alg())
+		fmt.Printf("full variant: sessions are verified with the development key %s (okfctl session mint)\n", abs)
+	}
+	if cfg.DatabaseReadURL == cfg.DatabaseURL {
+		env = append(env, "DATABASE_READ_URL="+dbURL)
+	}
+	return env, nil
 }
