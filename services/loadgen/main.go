@@ -150,20 +150,9 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	mix := w.routes
-	naive := func(shape string, k int) store.NaiveQuery { return naiveQuery(shape, k, w.names) }
-	if o.profile == "real" {
-		rw, err := newRealWorkload(ctx, w, idx.url, o.n)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "profile real: %d distinct queries (%s), Zipf s=%.2f; cards Zipf over %d ids; %d writes a second\n",
-			len(rw.queries), kindShares(), zipfS, len(rw.allIDs), o.writes)
-		mix = rw.routes
-		naive = func(kind string, k int) store.NaiveQuery {
-			idx := rw.byKind[kind]
-			return naiveOf(rw.queries[idx[(k*7919)%len(idx)]].raw)
-		}
+	mix, naive, err := chooseWorkload(ctx, o, w, idx.url, out)
+	if err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, store.Config{URL: idx.url})
 	if err != nil {
@@ -180,48 +169,19 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "run: %s\n", o.duration)
 	routes := mix(o.rates)
-	statements := resetStatements(ctx, idx.url)
-	written0 := wr.written.Load()
-	sampler := sampleRSS(pid, 100*time.Millisecond)
-	pg := idx.postmasterPid()
-	cpu0, err := readCPU(pid, pg)
-	if err != nil {
-		return err
-	}
-	cache0, err := api.pageCache()
-	if err != nil {
-		return err
-	}
-	t0, load0 := time.Now(), loadAverage()
-	drive(ctx, routes, o.duration)
-	written := wr.written.Load() - written0
-	var shapes []shapeStat
-	if statements {
-		shapes, _ = readStatements(ctx, idx.url)
-	}
-	stopWrites()
-	cache1, err := api.pageCache()
-	if err != nil {
-		return err
-	}
-	cpu1, err := readCPU(pid, pg)
-	if err != nil {
-		return err
-	}
-	sampled := sampler.Stop()
-	end, err := readMemory(pid)
+	m, err := measure(ctx, o, api, idx, wr, routes, stopWrites)
 	if err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: sampled, hwm: end.hwm, endRSS: end.rss,
-		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(cpu0, cpu1, time.Since(t0)) +
-			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", load0, loadAverage()),
-		cache: cacheLine(cache0, cache1) + fmt.Sprintf("\nwrites: %d bundles written during the run (%.1f/s; %d batches failed); SEARCH_STALENESS=%s",
-			written, float64(written)/o.duration.Seconds(), wr.failed.Load(), o.staleness),
-		statements: shapes, targets: hotTargets}
+	rep := report{n: o.n, duration: o.duration, idleRSS: idle.rss, sampledRSS: m.sampled, hwm: m.end.hwm, endRSS: m.end.rss,
+		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(m.cpu0, m.cpu1, m.elapsed) +
+			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", m.load0, loadAverage()),
+		cache: cacheLine(m.cache0, m.cache1) + fmt.Sprintf("\nwrites: %d bundles written during the run (%.1f/s; %d batches failed); SEARCH_STALENESS=%s",
+			m.written, float64(m.written)/o.duration.Seconds(), wr.failed.Load(), o.staleness),
+		statements: m.shapes, targets: hotTargets}
 	if o.profile == "real" {
 		rep.targets = realTargets
 	}
@@ -230,7 +190,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	if o.baselineEach > 0 {
 		fmt.Fprintf(out, "baseline: the search shapes, %s each\n", o.baselineEach)
-		rep.baseline = runBaseline(ctx, st, mix(o.rates), naive, o.baselineEach, o.streams, pg)
+		rep.baseline = runBaseline(ctx, st, mix(o.rates), naive, o.baselineEach, o.streams, idx.postmasterPid())
 	}
 	rep.write(out)
 	return ctx.Err()
@@ -308,4 +268,80 @@ func getJSON(ctx context.Context, c *http.Client, u string, v any) error {
 		return fmt.Errorf("GET %s: %w", u, err)
 	}
 	return nil
+}
+
+// chooseWorkload is the traffic of o's profile and its naive form for the
+// baseline: the hot mix, or the real profile's queries.
+func chooseWorkload(ctx context.Context, o options, w *workload, dbURL string, out io.Writer) (func(rates) []*route, func(string, int) store.NaiveQuery, error) {
+	mix := w.routes
+	naive := func(shape string, k int) store.NaiveQuery { return naiveQuery(shape, k, w.names) }
+	if o.profile == "real" {
+		rw, err := newRealWorkload(ctx, w, dbURL, o.n)
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(out, "profile real: %d distinct queries (%s), Zipf s=%.2f; cards Zipf over %d ids; %d writes a second\n",
+			len(rw.queries), kindShares(), zipfS, len(rw.allIDs), o.writes)
+		mix = rw.routes
+		naive = func(kind string, k int) store.NaiveQuery {
+			idx := rw.byKind[kind]
+			return naiveOf(rw.queries[idx[(k*7919)%len(idx)]].raw)
+		}
+	}
+	return mix, naive, nil
+}
+
+// measured is what a run measured of the API's process and Postgres.
+type measured struct {
+	written        int64
+	shapes         []shapeStat
+	cpu0, cpu1     cpuTicks
+	cache0, cache1 cacheLookups
+	sampled        int64
+	end            memory
+	elapsed        time.Duration
+	load0          string
+}
+
+// measure drives routes for o.duration and reads the process's CPU,
+// memory and page cache, and the statements' shapes, around it; it stops
+// the writes at the run's end.
+func measure(ctx context.Context, o options, api *apiProcess, idx *index, wr *writer, routes []*route, stopWrites func()) (measured, error) {
+	pid := api.cmd.Process.Pid
+	statements := resetStatements(ctx, idx.url)
+	written0 := wr.written.Load()
+	sampler := sampleRSS(pid, 100*time.Millisecond)
+	pg := idx.postmasterPid()
+	cpu0, err := readCPU(pid, pg)
+	if err != nil {
+		return measured{}, err
+	}
+	cache0, err := api.pageCache()
+	if err != nil {
+		return measured{}, err
+	}
+	t0, load0 := time.Now(), loadAverage()
+	drive(ctx, routes, o.duration)
+	written := wr.written.Load() - written0
+	var shapes []shapeStat
+	if statements {
+		shapes, _ = readStatements(ctx, idx.url)
+	}
+	stopWrites()
+	cache1, err := api.pageCache()
+	if err != nil {
+		return measured{}, err
+	}
+	cpu1, err := readCPU(pid, pg)
+	if err != nil {
+		return measured{}, err
+	}
+	sampled := sampler.Stop()
+	end, err := readMemory(pid)
+	if err != nil {
+		return measured{}, err
+	}
+	elapsed := time.Since(t0)
+	return measured{written: written, shapes: shapes, cpu0: cpu0, cpu1: cpu1, cache0: cache0, cache1: cache1,
+		sampled: sampled, end: end, elapsed: elapsed, load0: load0}, nil
 }
