@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -29,25 +30,12 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 	if len(ins) > MaxBatch {
 		return nil, fmt.Errorf("store: upsert bundles: %d bundles, at most %d a batch", len(ins), MaxBatch)
 	}
-	rows := make([]bundleRow, len(ins))
-	last := map[string]int{} // id to the index of its last input
-	var ids []string
-	for i, in := range ins {
-		rows[i] = newBundleRow(in)
-		if err := checkInput(rows[i].in); err != nil {
-			return nil, err
-		}
-		id := rows[i].in.ID
-		if id == "" || rows[i].in.RootSHA256 == "" {
-			return nil, fmt.Errorf("store: upsert bundle %q: id and root hash are required", id)
-		}
-		if _, seen := last[id]; !seen {
-			ids = append(ids, id)
-		}
-		last[id] = i
+	rows, last, ids, err := upsertRows(ins)
+	if err != nil {
+		return nil, err
 	}
 	var out []UpsertResult
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		out = make([]UpsertResult, len(ins))
 		if err := lockKeys(ctx, tx, lockClassBundle, ids); err != nil {
 			return err
@@ -75,26 +63,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 			vis[id] = o.visibility
 		}
 		if len(write) > 0 {
-			if err := lockGroups(ctx, tx, groups); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, upsertSQL, upsertArgs(write, s.clock())...); err != nil {
-				return err
-			}
-			if err := reconcile(ctx, tx, groups); err != nil {
-				return err
-			}
-			written := make([]string, len(write))
-			for i, r := range write {
-				written[i] = r.in.ID
-			}
-			if err := readVisibility(ctx, tx, written, vis); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, addSuggestWordsSQL, dictionaryWords(liveNames(write, vis))); err != nil {
-				return err
-			}
-			if err := markLookAlikes(ctx, tx, write, vis); err != nil {
+			if err := writeBundles(ctx, tx, write, groups, vis, s.clock()); err != nil {
 				return err
 			}
 		}
@@ -211,4 +180,56 @@ func (s *Store) StaleRepos(ctx context.Context, keep map[string][]string) ([]str
 		return nil, fmt.Errorf("store: stale repos: %w", err)
 	}
 	return repos, nil
+}
+
+// upsertRows are the rows of a batch's inputs, checked; last maps an id to
+// the index of its last input, which is the one written, and ids are the
+// batch's ids in their first order.
+func upsertRows(ins []BundleInput) (rows []bundleRow, last map[string]int, ids []string, err error) {
+	rows = make([]bundleRow, len(ins))
+	last = map[string]int{}
+	for i, in := range ins {
+		rows[i] = newBundleRow(in)
+		if err := checkInput(rows[i].in); err != nil {
+			return nil, nil, nil, err
+		}
+		id := rows[i].in.ID
+		if id == "" || rows[i].in.RootSHA256 == "" {
+			return nil, nil, nil, fmt.Errorf("store: upsert bundle %q: id and root hash are required", id)
+		}
+		if _, seen := last[id]; !seen {
+			ids = append(ids, id)
+		}
+		last[id] = i
+	}
+	return rows, last, ids, nil
+}
+
+// writeBundles writes the rows that changed, in groups' locks: the rows,
+// their groups' reconciliation, the visibility they end with (into vis),
+// their names' words for suggestions, and their look-alikes.
+func writeBundles(ctx context.Context, tx pgx.Tx, write []bundleRow, groups []string, vis map[string]wire.Visibility, now *time.Time) error {
+	if err := lockGroups(ctx, tx, groups); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, upsertSQL, upsertArgs(write, now)...); err != nil {
+		return err
+	}
+	if err := reconcile(ctx, tx, groups); err != nil {
+		return err
+	}
+	written := make([]string, len(write))
+	for i, r := range write {
+		written[i] = r.in.ID
+	}
+	if err := readVisibility(ctx, tx, written, vis); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, addSuggestWordsSQL, dictionaryWords(liveNames(write, vis))); err != nil {
+		return err
+	}
+	if err := markLookAlikes(ctx, tx, write, vis); err != nil {
+		return err
+	}
+	return nil
 }

@@ -143,24 +143,7 @@ func sweepRepos(ctx context.Context, b sweepBatch) error {
 // readChanged lists the trees of repos, reads every index.md and writes the
 // bundles.
 func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *slog.Logger, now time.Time, repos []github.Repository) error {
-	refs := make([]github.RepoRef, len(repos))
-	for i, r := range repos {
-		refs[i] = r.RepoRef
-	}
-	trees, err := gh.FindIndexFiles(ctx, refs)
-	if err != nil {
-		return err
-	}
-	var files []github.FileRef
-	for i, t := range trees {
-		if t.Truncated {
-			log.Warn("sweep: tree listing truncated", "repo", refs[i], "entries", t.Entries)
-		}
-		for _, p := range t.Paths {
-			files = append(files, github.FileRef{Repo: refs[i], Path: p})
-		}
-	}
-	blobs, err := gh.ReadBlobs(ctx, files)
+	trees, files, blobs, err := listRoots(ctx, gh, log, repos)
 	if err != nil {
 		return err
 	}
@@ -233,37 +216,7 @@ func readChanged(ctx context.Context, st *store.Store, gh *github.Client, log *s
 	if err := st.RecordRepoReads(ctx, reads, now); err != nil {
 		return err
 	}
-	stale := map[string]bool{}
-	if len(keep) > 0 {
-		repos, err := st.StaleRepos(ctx, keep)
-		if err != nil {
-			return err
-		}
-		for _, r := range repos {
-			stale[r] = true
-		}
-	}
-	for i, r := range repos {
-		if trees[i].Gone {
-			if err := markGone(ctx, st, r.FullName(), now); err != nil {
-				return err
-			}
-			continue
-		}
-		if repo := strings.ToLower(r.FullName()); stale[repo] {
-			if _, err := st.HideRepoBundlesExcept(ctx, repo, keep[repo]); err != nil {
-				return err
-			}
-		}
-		oid := r.HeadOID
-		if failed[r.FullName()] {
-			oid = "" // read again in full next round, not by this job
-		}
-		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, oid, now); err != nil {
-			return err
-		}
-	}
-	return nil
+	return settleRepos(ctx, st, repos, trees, keep, failed, now)
 }
 
 // rootAt is where a bundle of a batch came from: reads[read].Roots[root].
@@ -321,6 +274,70 @@ func sweepResult(err error) error {
 	}
 	if err != nil {
 		return fmt.Errorf("worker: sweep: %w", err)
+	}
+	return nil
+}
+
+// listRoots lists the root index.md files of repos' trees and reads them.
+func listRoots(ctx context.Context, gh *github.Client, log *slog.Logger, repos []github.Repository) ([]github.Tree, []github.FileRef, []github.Blob, error) {
+	refs := make([]github.RepoRef, len(repos))
+	for i, r := range repos {
+		refs[i] = r.RepoRef
+	}
+	trees, err := gh.FindIndexFiles(ctx, refs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var files []github.FileRef
+	for i, t := range trees {
+		if t.Truncated {
+			log.Warn("sweep: tree listing truncated", "repo", refs[i], "entries", t.Entries)
+		}
+		for _, p := range t.Paths {
+			files = append(files, github.FileRef{Repo: refs[i], Path: p})
+		}
+	}
+	blobs, err := gh.ReadBlobs(ctx, files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return trees, files, blobs, nil
+}
+
+// settleRepos ends the reading of repos: a gone repository is marked so;
+// a read one hides the bundles it no longer holds (unless its signals
+// failed: it keeps what it had) and is marked swept at its head commit.
+func settleRepos(ctx context.Context, st *store.Store, repos []github.Repository, trees []github.Tree, keep map[string][]string,
+	failed map[string]bool, now time.Time) error {
+	stale := map[string]bool{}
+	if len(keep) > 0 {
+		staleRepos, err := st.StaleRepos(ctx, keep)
+		if err != nil {
+			return err
+		}
+		for _, r := range staleRepos {
+			stale[r] = true
+		}
+	}
+	for i, r := range repos {
+		if trees[i].Gone {
+			if err := markGone(ctx, st, r.FullName(), now); err != nil {
+				return err
+			}
+			continue
+		}
+		if repo := strings.ToLower(r.FullName()); stale[repo] {
+			if _, err := st.HideRepoBundlesExcept(ctx, repo, keep[repo]); err != nil {
+				return err
+			}
+		}
+		oid := r.HeadOID
+		if failed[r.FullName()] {
+			oid = "" // read again in full next round, not by this job
+		}
+		if err := st.MarkSwept(ctx, store.CandidateRef{Owner: r.Owner, Name: r.Name}, oid, now); err != nil {
+			return err
+		}
 	}
 	return nil
 }
