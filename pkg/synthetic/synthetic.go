@@ -176,6 +176,52 @@ func (g *Gen) Row(i int) Row {
 	case g.chance(0.5):
 		tagline = g.words(4 + g.rnd.IntN(7))
 	}
+	desc := g.description(name)
+
+	concepts := []int{0, 1 + g.rnd.IntN(5), 6 + g.rnd.IntN(15), 21 + g.rnd.IntN(80), 101 + g.rnd.IntN(400)}[weighted{{"0", 10}, {"1", 30}, {"2", 35}, {"3", 20}, {"4", 5}}.pick(g.rnd)[0]-'0']
+	list := make(wire.ConceptList, min(concepts, okf.MaxConceptList))
+	for k := range list {
+		list[k] = wire.Concept{Name: strings.Title(g.words(1 + g.rnd.IntN(2))), URL: fmt.Sprintf("https://example.org/c/%d/%d.md", i, k), Summary: g.words(3 + g.rnd.IntN(6))} //nolint:staticcheck
+	}
+	typ := weighted{{"", 60}, {"reference", 15}, {"guide", 10}, {"runbook", 5}, {"glossary", 5}, {"playbook", 3}, {"rare-" + g.word(), 2}}.pick(g.rnd)
+
+	in := store.BundleInput{
+		Card: wire.Card{Name: name, Tagline: tagline, Description: desc, Concepts: concepts, ConceptList: list, Type: typ,
+			OKFVersion: weighted{{"0.1", 55}, {"0.2", 40}, {"0.3", 3}, {"0.10", 1}, {"1.0", 1}}.pick(g.rnd)},
+	}
+	low := g.source(&in, i)
+	in.Low = low
+
+	vis := wire.VisibilityLive
+	var root [32]byte
+	for k := range root {
+		root[k] = byte(g.rnd.Uint32())
+	}
+	in.RootSHA256 = hex.EncodeToString(root[:])
+	switch {
+	case low:
+		vis = wire.VisibilityLow
+	case len(g.roots) > 0 && g.chance(0.02):
+		in.RootSHA256 = g.roots[g.rnd.IntN(len(g.roots))]
+		vis = wire.VisibilityLow
+	case g.chance(0.02):
+		vis = wire.VisibilityHidden
+	default:
+		if len(g.roots) < 10000 {
+			g.roots = append(g.roots, in.RootSHA256)
+		}
+	}
+	indexed := g.start.Add(time.Duration(g.rnd.Float64() * float64(g.span)))
+	updated := indexed.Add(time.Duration(g.rnd.Float64() * float64(g.start.Add(g.span).Sub(indexed))))
+	return Row{In: in, Visibility: vis, IndexedAt: indexed, UpdatedAt: updated}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// description is a row's description: a heading of name, then sentences
+// to 1,000 characters, with the marker words of the workload's shapes
+// drawn in near its start.
+func (g *Gen) description(name string) string {
 	var body strings.Builder
 	body.WriteString("# " + name + "\n\n")
 	for body.Len() < 1000 {
@@ -205,19 +251,13 @@ func (g *Gen) Row(i int) Row {
 		desc = desc[:40] + " " + strings.Join(marks, " ") + " " + desc[40:]
 	}
 	desc = desc[:1000]
+	return desc
+}
 
-	concepts := []int{0, 1 + g.rnd.IntN(5), 6 + g.rnd.IntN(15), 21 + g.rnd.IntN(80), 101 + g.rnd.IntN(400)}[weighted{{"0", 10}, {"1", 30}, {"2", 35}, {"3", 20}, {"4", 5}}.pick(g.rnd)[0]-'0']
-	list := make(wire.ConceptList, min(concepts, okf.MaxConceptList))
-	for k := range list {
-		list[k] = wire.Concept{Name: strings.Title(g.words(1 + g.rnd.IntN(2))), URL: fmt.Sprintf("https://example.org/c/%d/%d.md", i, k), Summary: g.words(3 + g.rnd.IntN(6))} //nolint:staticcheck
-	}
-	typ := weighted{{"", 60}, {"reference", 15}, {"guide", 10}, {"runbook", 5}, {"glossary", 5}, {"playbook", 3}, {"rare-" + g.word(), 2}}.pick(g.rnd)
-
-	in := store.BundleInput{
-		Card: wire.Card{Name: name, Tagline: tagline, Description: desc, Concepts: concepts, ConceptList: list, Type: typ,
-			OKFVersion: weighted{{"0.1", 55}, {"0.2", 40}, {"0.3", 3}, {"0.10", 1}, {"1.0", 1}}.pick(g.rnd)},
-	}
-	low := false
+// source gives row i its id, URLs and source: a domain bundle (15%) or a
+// bundle of one of the generator's repositories; it reports whether the
+// path makes it low.
+func (g *Gen) source(in *store.BundleInput, i int) (low bool) {
 	if g.chance(0.15) {
 		host := g.word() + fmt.Sprint(g.rnd.IntN(1000)) + ".example"
 		dir := g.word()
@@ -245,30 +285,5 @@ func (g *Gen) Row(i int) Row {
 		in.Repo = &sig
 		low = sr.Low()
 	}
-	in.Low = low
-
-	vis := wire.VisibilityLive
-	var root [32]byte
-	for k := range root {
-		root[k] = byte(g.rnd.Uint32())
-	}
-	in.RootSHA256 = hex.EncodeToString(root[:])
-	switch {
-	case low:
-		vis = wire.VisibilityLow
-	case len(g.roots) > 0 && g.chance(0.02):
-		in.RootSHA256 = g.roots[g.rnd.IntN(len(g.roots))]
-		vis = wire.VisibilityLow
-	case g.chance(0.02):
-		vis = wire.VisibilityHidden
-	default:
-		if len(g.roots) < 10000 {
-			g.roots = append(g.roots, in.RootSHA256)
-		}
-	}
-	indexed := g.start.Add(time.Duration(g.rnd.Float64() * float64(g.span)))
-	updated := indexed.Add(time.Duration(g.rnd.Float64() * float64(g.start.Add(g.span).Sub(indexed))))
-	return Row{In: in, Visibility: vis, IndexedAt: indexed, UpdatedAt: updated}
+	return low
 }
-
-func ptr[T any](v T) *T { return &v }
