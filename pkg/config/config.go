@@ -161,19 +161,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := checkPayments(getenv, c); err != nil {
 		return Config{}, err
 	}
-	if v := getenv("SHUTDOWN_DELAY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Minute {
-			return Config{}, fmt.Errorf("config: SHUTDOWN_DELAY %q must be a duration from 0s to 60s", v)
-		}
-		c.ShutdownDelay = d
+	if c.ShutdownDelay, err = upToAMinute(getenv, "SHUTDOWN_DELAY"); err != nil {
+		return Config{}, err
 	}
-	if v := getenv("SEARCH_STALENESS"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Minute {
-			return Config{}, fmt.Errorf("config: SEARCH_STALENESS %q must be a duration from 0s to 60s", v)
-		}
-		c.SearchStaleness = d
+	if c.SearchStaleness, err = upToAMinute(getenv, "SEARCH_STALENESS"); err != nil {
+		return Config{}, err
 	}
 	if u, err := url.Parse(c.X402Facilitator); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Config{}, fmt.Errorf("config: X402_FACILITATOR_URL %q must be an absolute http(s) URL", c.X402Facilitator)
@@ -195,6 +187,19 @@ func Load(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// upToAMinute reads the duration of name, from 0s to 60s; unset is 0.
+func upToAMinute(getenv func(string) string, name string) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > time.Minute {
+		return 0, fmt.Errorf("config: %s %q must be a duration from 0s to 60s", name, v)
+	}
+	return d, nil
 }
 
 // LoadDatabaseURL reads DATABASE_URL alone, for the commands that need
