@@ -67,32 +67,12 @@ func (s *Server) searchRepos(q string) ([]*repoSnap, error) {
 			filters = append(filters, func(r *repoSnap) bool {
 				return slices.ContainsFunc(r.Topics, func(x string) bool { return strings.EqualFold(x, v) })
 			})
-		case "topics":
-			f, ok := intRange(v)
-			if !ok {
-				return nil, badQualifier(t)
+		case "topics", "created", "pushed", "stars", "forks":
+			f, err := rangeFilter(t, v)
+			if err != nil {
+				return nil, err
 			}
-			filters = append(filters, func(r *repoSnap) bool { return f(len(r.Topics)) })
-		case "created", "pushed":
-			f, ok := timeRange(t.value)
-			if !ok {
-				return nil, badQualifier(t)
-			}
-			if t.key == "created" {
-				filters = append(filters, func(r *repoSnap) bool { return f(r.CreatedAt) })
-			} else {
-				filters = append(filters, func(r *repoSnap) bool { return f(r.PushedAt) })
-			}
-		case "stars", "forks":
-			f, ok := intRange(v)
-			if !ok {
-				return nil, badQualifier(t)
-			}
-			if t.key == "stars" {
-				filters = append(filters, func(r *repoSnap) bool { return f(r.Stars) })
-			} else {
-				filters = append(filters, func(r *repoSnap) bool { return f(r.Forks) })
-			}
+			filters = append(filters, f)
 		case "fork":
 			forkMode = v
 		case "archived":
@@ -137,6 +117,32 @@ func (s *Server) searchRepos(q string) ([]*repoSnap, error) {
 	}
 	sortRepos(out, sortBy)
 	return out, nil
+}
+
+// rangeFilter is the filter of a range qualifier (topics, created, pushed,
+// stars, forks) of value v, lowercased.
+func rangeFilter(t term, v string) (func(*repoSnap) bool, error) {
+	if t.key == "created" || t.key == "pushed" {
+		f, ok := timeRange(t.value)
+		if !ok {
+			return nil, badQualifier(t)
+		}
+		if t.key == "created" {
+			return func(r *repoSnap) bool { return f(r.CreatedAt) }, nil
+		}
+		return func(r *repoSnap) bool { return f(r.PushedAt) }, nil
+	}
+	f, ok := intRange(v)
+	if !ok {
+		return nil, badQualifier(t)
+	}
+	switch t.key {
+	case "topics":
+		return func(r *repoSnap) bool { return f(len(r.Topics)) }, nil
+	case "stars":
+		return func(r *repoSnap) bool { return f(r.Stars) }, nil
+	}
+	return func(r *repoSnap) bool { return f(r.Forks) }, nil
 }
 
 func badQualifier(t term) error {
