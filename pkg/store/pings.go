@@ -213,7 +213,7 @@ func (s *Store) PingStatuses(ctx context.Context, host string, limit int, after 
 		var id int64
 		var received time.Time
 		var checked, retry *time.Time
-		if err := rows.Scan(&id, &p.URL, &p.Estado, &p.BundleID, &received, &checked, &p.Reason, &retry); err != nil {
+		if err := rows.Scan(&id, &p.URL, &p.State, &p.BundleID, &received, &checked, &p.Reason, &retry); err != nil {
 			rows.Close()
 			return PingStatusPage{}, fmt.Errorf("store: ping status %s: %w", host, err)
 		}

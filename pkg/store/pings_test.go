@@ -75,16 +75,16 @@ func TestPingLifecycle(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("statuses %+v", got)
 	}
-	if got[0].Estado != wire.PingPending || got[0].CheckedAt != nil || got[0].BundleID != nil || got[0].Reason != nil {
+	if got[0].State != wire.PingPending || got[0].CheckedAt != nil || got[0].BundleID != nil || got[0].Reason != nil {
 		t.Errorf("re-ping %+v", got[0])
 	}
 	byURL := map[string]wire.PingStatus{got[1].URL: got[1], got[2].URL: got[2]}
 	pub, rej := byURL["https://docs.example/b0/index.md"], byURL["https://docs.example/b1/index.md"]
-	if pub.Estado != wire.PingPublished || pub.BundleID == nil || *pub.BundleID != "docs-example-b0-abc" || pub.CheckedAt == nil ||
+	if pub.State != wire.PingPublished || pub.BundleID == nil || *pub.BundleID != "docs-example-b0-abc" || pub.CheckedAt == nil ||
 		!pub.CheckedAt.Equal(c.Now().Add(-time.Minute)) || !pub.ReceivedAt.Equal(c.Now().Add(-2*time.Minute)) {
 		t.Errorf("published %+v", pub)
 	}
-	if rej.Estado != wire.PingRejected || rej.Reason == nil || *rej.Reason != "key_mismatch" || rej.BundleID != nil {
+	if rej.State != wire.PingRejected || rej.Reason == nil || *rej.Reason != "key_mismatch" || rej.BundleID != nil {
 		t.Errorf("rejected %+v", rej)
 	}
 	if none, err := st.PingStatuses(ctx, "nobody.example", 100, 0); err != nil || none.Items == nil || len(none.Items) != 0 || none.Next != 0 {
@@ -222,7 +222,7 @@ func TestPingStatusRetry(t *testing.T) {
 	check := func(step, url, reason string, retry bool) {
 		t.Helper()
 		p := status()[url]
-		if p.Estado != wire.PingPending || p.Reason == nil || *p.Reason != reason || (p.RetryAt != nil) != retry ||
+		if p.State != wire.PingPending || p.Reason == nil || *p.Reason != reason || (p.RetryAt != nil) != retry ||
 			(retry && !p.RetryAt.Equal(retryAt)) {
 			t.Errorf("%s: %s: %+v, want reason %s, retry_at %v", step, url, p, reason, retry)
 		}
@@ -248,7 +248,7 @@ func TestPingStatusRetry(t *testing.T) {
 	if err := st.PublishPing(ctx, urls[0].ID, "r-example-b0"); err != nil {
 		t.Fatal(err)
 	}
-	if p := status()[urls[0].URL]; p.Estado != wire.PingPublished || p.Reason != nil || p.RetryAt != nil {
+	if p := status()[urls[0].URL]; p.State != wire.PingPublished || p.Reason != nil || p.RetryAt != nil {
 		t.Errorf("published: %+v", p)
 	}
 }

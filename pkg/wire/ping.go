@@ -3,13 +3,13 @@ package wire
 // PingAck is the answer of an accepted submission, POST /api/ping
 // (contract 2.7).
 type PingAck struct {
-	OK        bool      `json:"ok"`
-	Estado    PingState `json:"estado"` // always PingPending
-	Host      string    `json:"host"`
-	Recebidos int       `json:"recebidos"`
-	ChaveEm   string    `json:"chave_em"`
-	Mensagem  string    `json:"mensagem"`
-	APIIndex  string    `json:"api_index"`
+	OK       bool      `json:"ok"`
+	State    PingState `json:"estado"` // always PingPending
+	Host     string    `json:"host"`
+	Received int       `json:"recebidos"`
+	KeyURL   string    `json:"chave_em"`
+	Message  string    `json:"mensagem"`
+	APIIndex string    `json:"api_index"`
 }
 
 // PingState is what became of one submitted URL (contract 3.2).
@@ -26,7 +26,7 @@ const (
 // key of the submission is never shown.
 type PingStatus struct {
 	URL      string    `json:"url"`
-	Estado   PingState `json:"estado"`
+	State    PingState `json:"estado"`
 	BundleID *string   `json:"bundle_id"` // set when published
 	// Reason is why it was rejected; while pending, the last error of a
 	// verification that is being retried.

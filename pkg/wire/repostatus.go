@@ -35,9 +35,9 @@ type RepoStatusPage struct {
 type RepoRootState struct {
 	Path string `json:"path"`
 	URL  string `json:"url"` // the file's page on the code host
-	// Estado is PingPublished for a bundle root (Visibility says where it
+	// State is PingPublished for a bundle root (Visibility says where it
 	// answers) and PingRejected for a file that is not one (Reason says why).
-	Estado     PingState   `json:"estado"`
+	State      PingState   `json:"estado"`
 	Visibility *Visibility `json:"visibility"`
 	BundleID   *string     `json:"bundle_id"`
 	// Reason is a word (see the RootReason* constants and okf.Reason*): why a

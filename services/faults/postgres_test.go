@@ -187,7 +187,7 @@ func verifyAll(t *testing.T, r *rig, urls []string) {
 		}
 		state := map[string]wire.PingState{}
 		for _, it := range page.Items {
-			state[it.URL] = it.Estado
+			state[it.URL] = it.State
 		}
 		pending = pending[:0]
 		for _, u := range urls {

@@ -77,8 +77,8 @@ func TestMetricsPaymentsAfterPaidFlow(t *testing.T) {
 	if settled != m.Payments.ReceivedMicros || sold != m.Payments.CreditSoldMicros || spent != m.Payments.CreditSpentMicros {
 		t.Fatalf("rows: settled %d, sold %d, spent %d; block %+v", settled, sold, spent, *m.Payments)
 	}
-	if b := r.balance(tok); b.SaldoMicros != m.Payments.CreditBalanceMicros {
-		t.Fatalf("token balance %d, block %d", b.SaldoMicros, m.Payments.CreditBalanceMicros)
+	if b := r.balance(tok); b.BalanceMicros != m.Payments.CreditBalanceMicros {
+		t.Fatalf("token balance %d, block %d", b.BalanceMicros, m.Payments.CreditBalanceMicros)
 	}
 	// The public answer has no finance block.
 	var anon map[string]any

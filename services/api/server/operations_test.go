@@ -212,10 +212,10 @@ func TestCallerOf(t *testing.T) {
 	}
 }
 
-// TestErroCliente: every report answers 204 with no body, the good ones
+// TestClientErrorReport: every report answers 204 with no body, the good ones
 // become one merged log event per failure, and nothing is written to
 // Postgres.
-func TestErroCliente(t *testing.T) {
+func TestClientErrorReport(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, config.VariantBase)
 	before := tableDigest(t, a)

@@ -109,7 +109,7 @@ func TestPartnersDocument(t *testing.T) {
 
 // contactFieldTags lists the JSON names of contact.Request, quoted.
 func contactFieldTags() string {
-	b, _ := json.Marshal(contact.Request{FormTS: new(int64), CaptchaResponse: new(string), Espaco: []string{}})
+	b, _ := json.Marshal(contact.Request{FormTS: new(int64), CaptchaResponse: new(string), Placements: []string{}})
 	return string(b)
 }
 

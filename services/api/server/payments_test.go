@@ -148,11 +148,11 @@ func TestCreditPurchaseBothVersions(t *testing.T) {
 	r := newPayRig(t, nil, Options{})
 	for i, version := range []int{1, 2} {
 		p := r.buy(5, version)
-		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != billing.CreditTokenLen || p.SaldoUSD != "5.00" || p.SaldoEm != publicBase+"/api/credito" {
+		if !strings.HasPrefix(p.Token, "cred_") || len(p.Token) != billing.CreditTokenLen || p.BalanceUSD != "5.00" || p.BalanceURL != publicBase+"/api/credito" {
 			t.Fatalf("purchase %+v", p)
 		}
 		b := r.balance(p.Token)
-		if b.SaldoMicros != 5_000_000 || b.SaldoUSD != "5.00" || len(b.Movimentos) != 1 || b.Movimentos[0].Tipo != "credito" || b.Movimentos[0].Produto != "okf" {
+		if b.BalanceMicros != 5_000_000 || b.BalanceUSD != "5.00" || len(b.Movements) != 1 || b.Movements[0].Kind != "credito" || b.Movements[0].Product != "okf" {
 			t.Fatalf("balance %+v", b)
 		}
 		// X-Credito reads the same balance.
@@ -212,7 +212,7 @@ func TestCreditErrors(t *testing.T) {
 		}
 		tokens = append(tokens, p.Token)
 	}
-	if tokens[0] != tokens[1] || r.fac.Transfers() != 1 || r.balance(tokens[0]).SaldoMicros != 1_000_000 {
+	if tokens[0] != tokens[1] || r.fac.Transfers() != 1 || r.balance(tokens[0]).BalanceMicros != 1_000_000 {
 		t.Fatalf("tokens %v, transfers %d; want one token, one transfer", tokens, r.fac.Transfers())
 	}
 	resp, body := r.send(http.MethodPost, "/api/contact", contactBody(""), map[string]string{"Content-Type": "application/json", "X-PAYMENT": pay})
@@ -257,7 +257,7 @@ func TestSettleTimeoutRetriedChargesOnce(t *testing.T) {
 	r := newPayRig(t, nil, Options{PaymentTimeout: 300 * time.Millisecond})
 	r.fac.StallSettles(1, 3*time.Second)
 	p := r.buy(10, 1)
-	if b := r.balance(p.Token); b.SaldoMicros != 10_000_000 || len(b.Movimentos) != 1 {
+	if b := r.balance(p.Token); b.BalanceMicros != 10_000_000 || len(b.Movements) != 1 {
 		t.Fatalf("balance %+v", b)
 	}
 	if r.fac.Settles() != 2 || r.fac.Transfers() != 1 {
@@ -301,7 +301,7 @@ func TestContactAgentPaths(t *testing.T) {
 	wantPath(resp, body, "agent_credit")
 	resp, body = post(map[string]string{"X-Credito": tok})
 	wantPath(resp, body, "agent_credit")
-	if b := r.balance(tok); b.SaldoMicros != 800_000 || len(b.Movimentos) != 3 || b.Movimentos[0].Tipo != "debito" || b.Movimentos[0].Recurso != "/api/contact" {
+	if b := r.balance(tok); b.BalanceMicros != 800_000 || len(b.Movements) != 3 || b.Movements[0].Kind != "debito" || b.Movements[0].Resource != "/api/contact" {
 		t.Fatalf("balance %+v", b)
 	}
 	// An unknown token pays nothing: 402 with the offer (contract 7 gives
@@ -402,7 +402,7 @@ func TestContactUnconfigured(t *testing.T) {
 		if resp.StatusCode != 503 || !strings.Contains(string(body), "contact_unavailable") {
 			t.Fatalf("%s off: %d %s", off, resp.StatusCode, body)
 		}
-		if b := r.balance(tok); b.SaldoMicros != 1_000_000 || len(b.Movimentos) != 1 {
+		if b := r.balance(tok); b.BalanceMicros != 1_000_000 || len(b.Movements) != 1 {
 			t.Fatalf("%s off: balance %+v", off, b)
 		}
 	}
@@ -457,9 +457,9 @@ func TestConcurrentContactsOnOneDollar(t *testing.T) {
 	var messages, sendJobs int
 	_ = r.store.Pool().QueryRow(t.Context(), `SELECT (SELECT count(*) FROM contact_messages WHERE path = 'agent_credit'),
 		(SELECT count(*) FROM river_job WHERE kind = 'send_contact')`).Scan(&messages, &sendJobs)
-	if n[200] != 10 || n[402] != 90 || b.SaldoMicros != 0 || len(b.Movimentos) != 11 || messages != 10 || sendJobs != 10 {
+	if n[200] != 10 || n[402] != 90 || b.BalanceMicros != 0 || len(b.Movements) != 11 || messages != 10 || sendJobs != 10 {
 		t.Fatalf("answers %v, balance %d, movements %d, messages %d, send jobs %d; want 10/90, 0, 11, 10, 10",
-			n, b.SaldoMicros, len(b.Movimentos), messages, sendJobs)
+			n, b.BalanceMicros, len(b.Movements), messages, sendJobs)
 	}
 }
 
@@ -493,7 +493,7 @@ func TestDevCreditRefusedInLive(t *testing.T) {
 	if resp.StatusCode != 402 || !strings.Contains(string(body), "dev mode") {
 		t.Fatalf("dev payment in live: %d %s", resp.StatusCode, body)
 	}
-	if b := dev.balance(bought.Token); b.SaldoMicros != 1_000_000 || len(b.Movimentos) != 1 {
+	if b := dev.balance(bought.Token); b.BalanceMicros != 1_000_000 || len(b.Movements) != 1 {
 		t.Fatalf("dev balance %+v", b)
 	}
 	var modes string
@@ -542,7 +542,7 @@ func TestSamePaymentSentManyTimesAtOnce(t *testing.T) {
 		t.Fatalf("tokens %d, granted %d, transfers %d; want 1, 1, 1", len(seen), granted, r.fac.Transfers())
 	}
 	for tok := range seen {
-		if b := r.balance(tok); b.SaldoMicros != 10_000_000 || len(b.Movimentos) != 1 {
+		if b := r.balance(tok); b.BalanceMicros != 10_000_000 || len(b.Movements) != 1 {
 			t.Fatalf("balance %+v", b)
 		}
 	}

@@ -188,13 +188,13 @@ func TestPingAccepted(t *testing.T) {
 	if err := json.Unmarshal(body, &ack); err != nil {
 		t.Fatal(err)
 	}
-	want := wire.PingAck{OK: true, Estado: "pendente", Host: "docs.example", Recebidos: 2,
-		ChaveEm: "https://docs.example/" + testKey + ".txt", Mensagem: ack.Mensagem, APIIndex: publicBase + "/api/"}
-	if ack != want || !strings.HasSuffix(ack.Mensagem, ".") || strings.Count(ack.Mensagem, ". ") != 0 {
+	want := wire.PingAck{OK: true, State: "pendente", Host: "docs.example", Received: 2,
+		KeyURL: "https://docs.example/" + testKey + ".txt", Message: ack.Message, APIIndex: publicBase + "/api/"}
+	if ack != want || !strings.HasSuffix(ack.Message, ".") || strings.Count(ack.Message, ". ") != 0 {
 		t.Errorf("ack %+v", ack)
 	}
 	js := verifyJobs(t, a.store)
-	if len(js) != 1 || js[0].Host != "docs.example" || js[0].Key != testKey || js[0].KeyLocation != ack.ChaveEm ||
+	if len(js) != 1 || js[0].Host != "docs.example" || js[0].Key != testKey || js[0].KeyLocation != ack.KeyURL ||
 		len(js[0].URLs) != 2 || js[0].URLs[0].URL != "https://docs.example/guide/index.md" || js[0].URLs[1].URL != "https://docs.example/api.md" {
 		t.Fatalf("jobs %+v", js)
 	}
@@ -202,14 +202,14 @@ func TestPingAccepted(t *testing.T) {
 	// A keyLocation elsewhere on the host is where the key is looked for.
 	kl := "https://docs.example/.well-known/okf/" + testKey + ".txt"
 	resp, body = a.post("/api/ping", pingBody("docs.example", testKey, urls[:1], kl))
-	if err := json.Unmarshal(body, &ack); resp.StatusCode != 202 || err != nil || ack.ChaveEm != kl || ack.Recebidos != 1 {
+	if err := json.Unmarshal(body, &ack); resp.StatusCode != 202 || err != nil || ack.KeyURL != kl || ack.Received != 1 {
 		t.Fatalf("keyLocation: %d %s", resp.StatusCode, body)
 	}
 
 	// The status lists every URL pending, newest first, without the key.
 	var page wire.PingStatusPage
 	raw := a.get("/api/ping/status?host=DOCS.EXAMPLE", 200, &page)
-	if page.Host != "docs.example" || len(page.Items) != 3 || page.Items[0].Estado != "pendente" ||
+	if page.Host != "docs.example" || len(page.Items) != 3 || page.Items[0].State != "pendente" ||
 		page.Items[0].URL != urls[1] || strings.Contains(string(raw), testKey) {
 		t.Errorf("status %s", raw)
 	}
@@ -236,8 +236,8 @@ func TestPingAccepted(t *testing.T) {
 	raw = a.get("/api/ping/status?host=docs.example", 200, &page)
 	states := map[wire.PingState]int{}
 	for _, it := range page.Items {
-		states[it.Estado]++
-		switch it.Estado {
+		states[it.State]++
+		switch it.State {
 		case wire.PingPublished:
 			if it.BundleID == nil || *it.BundleID != "docs-example-guide-0a1b2c" || it.CheckedAt == nil || it.Reason != nil {
 				t.Errorf("published %s", raw)
@@ -279,7 +279,7 @@ func TestPingDailyCapConcurrent(t *testing.T) {
 			defer mu.Unlock()
 			statuses[resp.StatusCode]++
 			if resp.StatusCode == 202 {
-				accepted += ack.Recebidos
+				accepted += ack.Received
 			}
 		})
 	}

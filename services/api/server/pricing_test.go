@@ -31,7 +31,7 @@ func TestPricingAndBilling(t *testing.T) {
 	body := a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Provider != "x402" || pay.Mode != "live" || pay.Network != "base" || pay.ChainID != 8453 ||
-		pay.PayTo == nil || *pay.PayTo != "0x1111111111111111111111111111111111111111" || pay.Dev || pay.Homolog ||
+		pay.PayTo == nil || *pay.PayTo != "0x1111111111111111111111111111111111111111" || pay.Dev || pay.Staging ||
 		pay.Asset != "USDC" || pay.AssetAddress != "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" || pay.Faucet != nil {
 		t.Errorf("payment %+v", pay)
 	}
@@ -67,7 +67,7 @@ func TestPricingDevDefaults(t *testing.T) {
 	a.get("/api/billing", 200, &b)
 	pay := b.Payment
 	if pay.Mode != "dev" || !pay.Dev || pay.Network != "base-sepolia" || pay.ChainID != 84532 || pay.PayTo != nil ||
-		!pay.Homolog || pay.Faucet == nil || pay.AssetAddress != "0x036CbD53842c5426634e7929541eC2318f3dCF7e" {
+		!pay.Staging || pay.Faucet == nil || pay.AssetAddress != "0x036CbD53842c5426634e7929541eC2318f3dCF7e" {
 		t.Errorf("default payment %+v", pay)
 	}
 }

@@ -109,7 +109,7 @@ func TestRepoStatus(t *testing.T) {
 			type verdict struct{ estado, vis, reason, dup string }
 			got := map[string]verdict{}
 			for _, it := range page.Items {
-				v := verdict{estado: string(it.Estado)}
+				v := verdict{estado: string(it.State)}
 				if it.Visibility != nil {
 					v.vis = string(*it.Visibility)
 				}

@@ -93,11 +93,11 @@ func TestX402ClientsPay(t *testing.T) {
 
 			res := runX402Client(t, r, version, "POST", "/api/credito?usd=1", "", key)
 			var p billing.CreditPurchase
-			if res.Status != 200 || json.Unmarshal([]byte(res.Body), &p) != nil || p.SaldoUSD != "1.00" || res.Settlement == "" ||
+			if res.Status != 200 || json.Unmarshal([]byte(res.Body), &p) != nil || p.BalanceUSD != "1.00" || res.Settlement == "" ||
 				res.V2 != (version == "2") {
 				t.Fatalf("credit purchase: %+v", res)
 			}
-			if b := r.balance(p.Token); b.SaldoMicros != 1_000_000 {
+			if b := r.balance(p.Token); b.BalanceMicros != 1_000_000 {
 				t.Fatalf("balance %+v", b)
 			}
 			// The free message first (from the same loopback agent), then a paid one.

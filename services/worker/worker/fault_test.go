@@ -144,7 +144,7 @@ func TestFaultWorkerKill(t *testing.T) {
 		}
 		pending := 0
 		for _, p := range page.Items {
-			if p.Estado != wire.PingPending {
+			if p.State != wire.PingPending {
 				continue
 			}
 			pending++
@@ -199,7 +199,7 @@ func TestFaultWorkerKill(t *testing.T) {
 	}
 	published := 0
 	for _, p := range page.Items {
-		if p.Estado == wire.PingPublished {
+		if p.State == wire.PingPublished {
 			published++
 		}
 	}

@@ -172,7 +172,7 @@ func TestVerifyPingHostileRoots(t *testing.T) {
 	for path, want := range map[string]string{"/long/index.md": "publicado", "/good/index.md": "publicado",
 		"/refused/index.md": "rejeitado write_refused:too_large"} {
 		s := got[h.site.URL+path]
-		line := string(s.Estado)
+		line := string(s.State)
 		if s.Reason != nil {
 			line += " " + *s.Reason
 		}

@@ -211,7 +211,7 @@ func checkVerdicts(t *testing.T, page wire.RepoStatusPage, want map[string]strin
 	t.Helper()
 	got := map[string]string{}
 	for _, it := range page.Items {
-		v := []string{string(it.Estado)}
+		v := []string{string(it.State)}
 		if it.Visibility != nil {
 			v = append(v, string(*it.Visibility))
 		}

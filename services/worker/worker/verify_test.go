@@ -192,7 +192,7 @@ func TestVerifyPingPublishes(t *testing.T) {
 	got := h.statuses(ctx)
 	guideURL := h.site.URL + "/guide/index.md"
 	pub := got[guideURL]
-	if pub.Estado != wire.PingPublished || pub.BundleID == nil || pub.CheckedAt == nil {
+	if pub.State != wire.PingPublished || pub.BundleID == nil || pub.CheckedAt == nil {
 		t.Fatalf("guide: %+v", pub)
 	}
 	wantID := source.Site{URL: guideURL}.ID()
@@ -200,7 +200,7 @@ func TestVerifyPingPublishes(t *testing.T) {
 		t.Errorf("bundle id %s, want %s", *pub.BundleID, wantID)
 	}
 	for path, reason := range map[string]string{"/notes.md": worker.ReasonNotABundle, "/gone/index.md": "fetch_failed:http_status"} {
-		if s := got[h.site.URL+path]; s.Estado != wire.PingRejected || s.Reason == nil || *s.Reason != reason || s.BundleID != nil {
+		if s := got[h.site.URL+path]; s.State != wire.PingRejected || s.Reason == nil || *s.Reason != reason || s.BundleID != nil {
 			t.Errorf("%s: %+v, want rejected %s", path, s, reason)
 		}
 	}
@@ -242,7 +242,7 @@ func TestVerifyPingPublishes(t *testing.T) {
 	if b, _ = h.st.GetBundle(ctx, wantID); !b.UpdatedAt.Equal(first.Time) {
 		t.Errorf("unchanged re-ping moved updated_at %v -> %v", first, b.UpdatedAt)
 	}
-	if s := h.statuses(ctx)[guideURL]; s.Estado != wire.PingPublished {
+	if s := h.statuses(ctx)[guideURL]; s.State != wire.PingPublished {
 		t.Errorf("re-ping %+v", s)
 	}
 
@@ -267,7 +267,7 @@ func TestVerifyPingKeyFile(t *testing.T) {
 
 	h.ping(ctx, key, "/"+key+".txt", "/guide/index.md")
 	guideURL := h.site.URL + "/guide/index.md"
-	if s := h.statuses(ctx)[guideURL]; s.Estado != wire.PingRejected || *s.Reason != worker.ReasonKeyMismatch {
+	if s := h.statuses(ctx)[guideURL]; s.State != wire.PingRejected || *s.Reason != worker.ReasonKeyMismatch {
 		t.Errorf("wrong key: %+v", s)
 	}
 	if _, err := h.st.GetBundle(ctx, source.Site{URL: guideURL}.ID()); err != store.ErrNotFound {
@@ -275,13 +275,13 @@ func TestVerifyPingKeyFile(t *testing.T) {
 	}
 
 	h.ping(ctx, key, "/missing.txt", "/guide/index.md")
-	if s := h.statuses(ctx)[guideURL]; s.Estado != wire.PingRejected || *s.Reason != "key_unreachable:http_status" {
+	if s := h.statuses(ctx)[guideURL]; s.State != wire.PingRejected || *s.Reason != "key_unreachable:http_status" {
 		t.Errorf("missing key file: %+v", s)
 	}
 
 	h.site.set("/keys/okf.txt", key)
 	h.ping(ctx, key, "/keys/okf.txt", "/guide/index.md")
-	if s := h.statuses(ctx)[guideURL]; s.Estado != wire.PingPublished {
+	if s := h.statuses(ctx)[guideURL]; s.State != wire.PingPublished {
 		t.Errorf("key at keyLocation: %+v", s)
 	}
 
@@ -315,10 +315,10 @@ func TestVerifyPingLargeRoots(t *testing.T) {
 	h.site.set("/huge/index.md", big.String()+strings.Repeat("x", 1<<20))
 	h.ping(ctx, key, "/"+key+".txt", "/big/index.md", "/huge/index.md")
 	got := h.statuses(ctx)
-	if s := got[h.site.URL+"/big/index.md"]; s.Estado != wire.PingPublished {
+	if s := got[h.site.URL+"/big/index.md"]; s.State != wire.PingPublished {
 		t.Errorf("1.5 MiB root: %+v", s)
 	}
-	if s := got[h.site.URL+"/huge/index.md"]; s.Estado != wire.PingRejected || *s.Reason != "fetch_failed:body_too_large" {
+	if s := got[h.site.URL+"/huge/index.md"]; s.State != wire.PingRejected || *s.Reason != "fetch_failed:body_too_large" {
 		t.Errorf("2.5 MiB root: %+v", s)
 	}
 }
@@ -335,10 +335,10 @@ func TestVerifyPingRetriesTransientFailures(t *testing.T) {
 
 	h.ping(ctx, key, "/"+key+".txt", "/guide/index.md", "/gone.md")
 	got := h.statuses(ctx)
-	if s := got[h.site.URL+"/guide/index.md"]; s.Estado != wire.PingPublished {
+	if s := got[h.site.URL+"/guide/index.md"]; s.State != wire.PingPublished {
 		t.Errorf("after retry: %+v", s)
 	}
-	if s := got[h.site.URL+"/gone.md"]; s.Estado != wire.PingRejected || *s.Reason != "fetch_failed:http_status" {
+	if s := got[h.site.URL+"/gone.md"]; s.State != wire.PingRejected || *s.Reason != "fetch_failed:http_status" {
 		t.Errorf("404: %+v", s)
 	}
 }

@@ -22,29 +22,29 @@ import (
 
 // CreditPurchase is the answer of POST /api/credito, shown once.
 type CreditPurchase struct {
-	Token    string `json:"token"`
-	SaldoUSD string `json:"saldo_usd"`
-	Guarde   string `json:"guarde"`
-	Usar     string `json:"usar"`
-	SaldoEm  string `json:"saldo_em"`
+	Token      string `json:"token"`
+	BalanceUSD string `json:"saldo_usd"`
+	KeepIt     string `json:"guarde"`
+	HowToUse   string `json:"usar"`
+	BalanceURL string `json:"saldo_em"`
 }
 
 // CreditBalanceAnswer is the answer of GET /api/credito.
 type CreditBalanceAnswer struct {
-	SaldoMicros int64           `json:"saldo_micros"`
-	SaldoUSD    string          `json:"saldo_usd"`
-	CriadoEm    string          `json:"criado_em"`
-	Movimentos  []CreditMovText `json:"movimentos"`
+	BalanceMicros int64           `json:"saldo_micros"`
+	BalanceUSD    string          `json:"saldo_usd"`
+	CreatedAt     string          `json:"criado_em"`
+	Movements     []CreditMovText `json:"movimentos"`
 }
 
 // CreditMovText is one movement of a balance.
 type CreditMovText struct {
-	Tipo        string `json:"tipo"` // credito or debito
-	ValorMicros int64  `json:"valor_micros"`
-	ValorUSD    string `json:"valor_usd"`
-	Produto     string `json:"produto"`
-	Recurso     string `json:"recurso"`
-	Em          string `json:"em"`
+	Kind         string `json:"tipo"` // credito or debito
+	AmountMicros int64  `json:"valor_micros"`
+	AmountUSD    string `json:"valor_usd"`
+	Product      string `json:"produto"`
+	Resource     string `json:"recurso"`
+	At           string `json:"em"`
 }
 
 // postCredit answers POST /api/credito?usd=1|5|10|25 [full only]. usd is
@@ -74,11 +74,11 @@ func (s *Service) postCredit(c echo.Context) error {
 	paid.SetReceipt(c.Response().Header())
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, CreditPurchase{
-		Token:    paid.Token,
-		SaldoUSD: USD(micros),
-		Guarde:   "Keep this token now: it is shown once (again only to this client, for the same payment) and cannot be recovered; whoever holds it spends the credit.",
-		Usar:     "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
-		SaldoEm:  s.baseURL + "/api/credito",
+		Token:      paid.Token,
+		BalanceUSD: USD(micros),
+		KeepIt:     "Keep this token now: it is shown once (again only to this client, for the same payment) and cannot be recovered; whoever holds it spends the credit.",
+		HowToUse:   "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
+		BalanceURL: s.baseURL + "/api/credito",
 	})
 }
 
@@ -102,15 +102,15 @@ func (s *Service) getCredit(c echo.Context) error {
 	if b.Mode != string(s.mode) {
 		return InvalidCredit(fmt.Sprintf("This credit token was minted in %s mode; it holds nothing on this %s deployment.", b.Mode, s.mode))
 	}
-	out := CreditBalanceAnswer{SaldoMicros: b.BalanceMicros, SaldoUSD: USD(b.BalanceMicros),
-		CriadoEm: b.CreatedAt.UTC().Format(time.RFC3339), Movimentos: []CreditMovText{}}
+	out := CreditBalanceAnswer{BalanceMicros: b.BalanceMicros, BalanceUSD: USD(b.BalanceMicros),
+		CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339), Movements: []CreditMovText{}}
 	for _, m := range b.Movements {
-		tipo := "credito"
+		kind := "credito"
 		if m.Kind == "debit" {
-			tipo = "debito"
+			kind = "debito"
 		}
-		out.Movimentos = append(out.Movimentos, CreditMovText{Tipo: tipo, ValorMicros: m.AmountMicros, ValorUSD: USD(m.AmountMicros),
-			Produto: m.Product, Recurso: m.Resource, Em: m.At.UTC().Format(time.RFC3339)})
+		out.Movements = append(out.Movements, CreditMovText{Kind: kind, AmountMicros: m.AmountMicros, AmountUSD: USD(m.AmountMicros),
+			Product: m.Product, Resource: m.Resource, At: m.At.UTC().Format(time.RFC3339)})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, out)

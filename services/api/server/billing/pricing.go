@@ -36,16 +36,16 @@ type Quota struct {
 	Live     *string     `json:"live"`
 }
 
-// FreeQuota is one free allowance; Janela is its window, nil for none.
+// FreeQuota is one free allowance; Window is its window, nil for none.
 type FreeQuota struct {
-	OQue   string  `json:"o_que"`
-	Limite string  `json:"limite"`
-	Janela *string `json:"janela"`
+	What   string  `json:"o_que"`
+	Limit  string  `json:"limite"`
+	Window *string `json:"janela"`
 }
 
 // PaidPrice is one list price, in USD as a decimal string.
 type PaidPrice struct {
-	OQue     string `json:"o_que"`
+	What     string `json:"o_que"`
 	PriceUSD string `json:"price_usd"`
 }
 
@@ -56,7 +56,7 @@ type PaymentConfig struct {
 	Network      string            `json:"network"`
 	ChainID      int               `json:"chain_id"`
 	PayTo        *string           `json:"pay_to"`
-	Homolog      bool              `json:"homolog"`
+	Staging      bool              `json:"homolog"`
 	Dev          bool              `json:"dev"`
 	DevGate      bool              `json:"dev_gate"`
 	Facilitator  string            `json:"facilitator"`
@@ -79,12 +79,12 @@ func (s *Service) Pricing() Pricing {
 		Product: ProductID,
 		Quota: Quota{
 			Free: []FreeQuota{
-				{OQue: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limite: "unlimited"},
-				{OQue: "bundle roots submitted per host (POST /api/ping)", Limite: "200", Janela: &day},
-				{OQue: "agent contact messages (POST /api/contact)", Limite: "1"},
+				{What: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limit: "unlimited"},
+				{What: "bundle roots submitted per host (POST /api/ping)", Limit: "200", Window: &day},
+				{What: "agent contact messages (POST /api/contact)", Limit: "1"},
 			},
 			Paid: append([]PaidPrice{
-				{OQue: "agent contact message after the first (POST /api/contact)", PriceUSD: USD(ContactPriceMicros)},
+				{What: "agent contact message after the first (POST /api/contact)", PriceUSD: USD(ContactPriceMicros)},
 			}, creditPrices()...),
 			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
 				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
@@ -116,7 +116,7 @@ func (s *Service) Document() Billing {
 			PayTo:    payTo,
 			// homolog: the loop closes with test USDC; dev_gate: no test
 			// credential exists in this service (package billing).
-			Homolog:      s.Testnet(),
+			Staging:      s.Testnet(),
 			Dev:          s.Mode() == Dev,
 			Facilitator:  s.FacilitatorURL(),
 			Asset:        "USDC",
@@ -145,7 +145,7 @@ func (s *Service) getBilling(c echo.Context) error {
 func creditPrices() []PaidPrice {
 	var out []PaidPrice
 	for _, n := range CreditPackagesUSD {
-		out = append(out, PaidPrice{OQue: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: USD(n * 1_000_000)})
+		out = append(out, PaidPrice{What: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: USD(n * 1_000_000)})
 	}
 	return out
 }

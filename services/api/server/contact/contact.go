@@ -106,13 +106,13 @@ type Request struct {
 	Message         string   `json:"message"`
 	FormTS          *int64   `json:"form_ts"`
 	CaptchaResponse *string  `json:"captcha_response"`
-	Tipo            string   `json:"tipo"`
-	Empresa         string   `json:"empresa"`
+	Kind            string   `json:"tipo"`
+	Company         string   `json:"empresa"`
 	Site            string   `json:"site"`
-	Orcamento       string   `json:"orcamento"`
-	Espaco          []string `json:"espaco"`
-	Duracao         string   `json:"duracao"`
-	Pagamento       string   `json:"pagamento"`
+	Budget          string   `json:"orcamento"`
+	Placements      []string `json:"espaco"`
+	Duration        string   `json:"duracao"`
+	PaymentMethod   string   `json:"pagamento"`
 }
 
 // Answer is the answer of POST /api/contact.
@@ -123,9 +123,9 @@ type Answer struct {
 
 // Allowed values of the proposal fields (contract 4.6).
 var (
-	contactOrcamentos = []string{"ate_100", "100_500", "500_2000", "2000_mais", "a_combinar"}
-	contactDuracoes   = []string{"30", "90", "365"}
-	contactPagamentos = []string{"usdc", "deposito", "a_combinar"}
+	contactBudgets = []string{"ate_100", "100_500", "500_2000", "2000_mais", "a_combinar"}
+	contactDurations   = []string{"30", "90", "365"}
+	contactPaymentMethods = []string{"usdc", "deposito", "a_combinar"}
 )
 
 // Parse decodes and checks a contact body. It returns the message
@@ -177,8 +177,8 @@ func validEmail(s string) bool {
 
 // parseProposal checks the proposal fields; tipo turns them on.
 func parseProposal(req Request) (map[string]any, error) {
-	if req.Tipo == "" {
-		if req.Empresa != "" || req.Site != "" || req.Orcamento != "" || len(req.Espaco) > 0 || req.Duracao != "" || req.Pagamento != "" {
+	if req.Kind == "" {
+		if req.Company != "" || req.Site != "" || req.Budget != "" || len(req.Placements) > 0 || req.Duration != "" || req.PaymentMethod != "" {
 			return nil, apierror.New(apierror.MissingField, "tipo is required with the proposal fields (patrocinio, parceria or anuncio).").At("tipo")
 		}
 		return nil, nil
@@ -189,34 +189,34 @@ func parseProposal(req Request) (map[string]any, error) {
 		}
 		return nil
 	}
-	if !slices.Contains(wire.PartnershipKinds, req.Tipo) {
+	if !slices.Contains(wire.PartnershipKinds, req.Kind) {
 		return nil, apierror.New(apierror.InvalidField, "tipo must be one of "+strings.Join(wire.PartnershipKinds, ", ")+".").At("tipo")
 	}
-	for _, check := range []error{oneOf("orcamento", req.Orcamento, contactOrcamentos), oneOf("duracao", req.Duracao, contactDuracoes),
-		oneOf("pagamento", req.Pagamento, contactPagamentos)} {
+	for _, check := range []error{oneOf("orcamento", req.Budget, contactBudgets), oneOf("duracao", req.Duration, contactDurations),
+		oneOf("pagamento", req.PaymentMethod, contactPaymentMethods)} {
 		if check != nil {
 			return nil, check
 		}
 	}
-	if len([]rune(req.Empresa)) > maxContactText || len([]rune(req.Site)) > maxContactText {
+	if len([]rune(req.Company)) > maxContactText || len([]rune(req.Site)) > maxContactText {
 		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("empresa and site are at most %d characters.", maxContactText)).At("empresa")
 	}
-	if len(req.Espaco) > wire.MaxProposalPlacements {
+	if len(req.Placements) > wire.MaxProposalPlacements {
 		return nil, apierror.New(apierror.InvalidField, fmt.Sprintf("espaco names at most %d placements.", wire.MaxProposalPlacements)).At("espaco")
 	}
-	for i, e := range req.Espaco {
-		if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(req.Espaco[:i], e) {
+	for i, e := range req.Placements {
+		if !slices.Contains(wire.PlacementIDs, e) || slices.Contains(req.Placements[:i], e) {
 			return nil, apierror.New(apierror.InvalidField, "espaco holds distinct placement ids of GET /api/partners: "+strings.Join(wire.PlacementIDs, ", ")+".").At("espaco")
 		}
 	}
-	p := map[string]any{"tipo": req.Tipo}
-	for k, v := range map[string]string{"empresa": req.Empresa, "site": req.Site, "orcamento": req.Orcamento, "duracao": req.Duracao, "pagamento": req.Pagamento} {
+	p := map[string]any{"tipo": req.Kind}
+	for k, v := range map[string]string{"empresa": req.Company, "site": req.Site, "orcamento": req.Budget, "duracao": req.Duration, "pagamento": req.PaymentMethod} {
 		if v != "" {
 			p[k] = v
 		}
 	}
-	if len(req.Espaco) > 0 {
-		p["espaco"] = req.Espaco
+	if len(req.Placements) > 0 {
+		p["espaco"] = req.Placements
 	}
 	return p, nil
 }

@@ -19,7 +19,7 @@ func FuzzParseContact(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if m.Name == "" || m.Email == "" || m.Message == "" || len(req.Espaco) > 6 {
+		if m.Name == "" || m.Email == "" || m.Message == "" || len(req.Placements) > 6 {
 			t.Fatalf("accepted %+v", m)
 		}
 		if req.CaptchaResponse != nil && req.FormTS == nil {

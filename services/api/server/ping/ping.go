@@ -159,13 +159,13 @@ func (s *Service) submit(ctx context.Context, body []byte) (wire.PingAck, error)
 		return wire.PingAck{}, err
 	}
 	return wire.PingAck{
-		OK:        true,
-		Estado:    wire.PingPending,
-		Host:      sub.host,
-		Recebidos: len(sub.urls),
-		ChaveEm:   sub.keyLocation,
-		Mensagem:  "The URLs are queued; each is published once the key file at chave_em holds the key, and GET /api/ping/status shows the outcome.",
-		APIIndex:  s.d.BaseURL + "/api/",
+		OK:       true,
+		State:    wire.PingPending,
+		Host:     sub.host,
+		Received: len(sub.urls),
+		KeyURL:   sub.keyLocation,
+		Message:  "The URLs are queued; each is published once the key file at chave_em holds the key, and GET /api/ping/status shows the outcome.",
+		APIIndex: s.d.BaseURL + "/api/",
 	}, nil
 }
 

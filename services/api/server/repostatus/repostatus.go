@@ -222,13 +222,13 @@ func repoRootState(r store.RootStatus, loc source.Repo, repoGone bool) wire.Repo
 	}
 	word := func(s string) *string { return &s }
 	if r.BundleID == "" {
-		it.Estado = wire.PingRejected
+		it.State = wire.PingRejected
 		it.Reason = word(r.NotBundle)
 		if r.Detail != "" {
 			it.Detail = word(r.Detail)
 		}
 	} else {
-		it.Estado = wire.PingPublished
+		it.State = wire.PingPublished
 		it.BundleID = word(r.BundleID)
 		v := wire.Visibility(r.Visibility)
 		it.Visibility = &v

@@ -125,7 +125,7 @@ func repoStatusView(st wire.RepoStatusPage) *RepoStatusView {
 		}
 	}
 	for _, r := range st.Items {
-		row := RootStateView{Path: r.Path, URL: webURL(r.URL), State: string(r.Estado)}
+		row := RootStateView{Path: r.Path, URL: webURL(r.URL), State: string(r.State)}
 		if r.Visibility != nil {
 			row.State = string(*r.Visibility)
 		}
