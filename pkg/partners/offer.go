@@ -34,7 +34,7 @@ type Offer struct {
 	HouseBundle      HouseBundle       `yaml:"house_bundle" json:"house_bundle"`
 	Partnerships     []string          `yaml:"parcerias" json:"parcerias"`
 	CurrentSponsors  []Sponsor         `yaml:"current_sponsors" json:"current_sponsors"`
-	Payment          Payment           `yaml:"payment" json:"payment"`
+	Payment          PaymentTerms      `yaml:"payment" json:"payment"`
 	Contact          Contact           `yaml:"contact" json:"contact"`
 	Policy           map[string]string `yaml:"politica" json:"politica"`
 	Links            Links             `yaml:"links" json:"-"`
@@ -85,9 +85,9 @@ type Sponsor struct {
 	Until      string   `yaml:"ate" json:"ate"`
 }
 
-// Payment is the file's part of the payment block: the ways to pay other
+// PaymentTerms is the file's part of the payment block: the ways to pay other
 // than USDC to the configured address, and a note.
-type Payment struct {
+type PaymentTerms struct {
 	Alternatives []string `yaml:"alternativas"`
 	Note         string   `yaml:"nota"`
 }

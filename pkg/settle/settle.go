@@ -133,7 +133,7 @@ func (s *Settler) Settle(ctx context.Context, id int64) (Outcome, error) {
 // Grant records pending payment rec (whose signed document is pay) settled
 // by transaction and grants what it buys. Someone else's grant first is
 // not an error: the payment as they left it is returned.
-func (s *Settler) Grant(ctx context.Context, rec store.PaymentRecord, pay x402.Payment, transaction string) (Outcome, error) {
+func (s *Settler) Grant(ctx context.Context, rec store.PaymentRecord, pay x402.SignedPayment, transaction string) (Outcome, error) {
 	ctx = context.WithoutCancel(ctx) // the money moved: record it whatever the client does
 	now := time.Now
 	if s.Now != nil {

@@ -19,7 +19,7 @@ import (
 func buyCredit(t *testing.T, s *store.Store, secret string, micros int64) []byte {
 	t.Helper()
 	ctx := context.Background()
-	id, err := s.ClaimPayment(ctx, store.Payment{ReplayKey: "0xpayer:" + secret, Payer: "0xpayer", AmountMicros: micros,
+	id, err := s.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: "0xpayer:" + secret, Payer: "0xpayer", AmountMicros: micros,
 		Product: "okf", Resource: "/api/credito"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestConcurrentDebits(t *testing.T) {
 func TestPaymentReplayRefused(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	p := store.Payment{ReplayKey: "0xa:0x01", Payer: "0xa", AmountMicros: 100_000, Product: "okf", Resource: "/api/contact"}
+	p := store.PaymentClaim{ReplayKey: "0xa:0x01", Payer: "0xa", AmountMicros: 100_000, Product: "okf", Resource: "/api/contact"}
 	id, err := s.ClaimPayment(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)

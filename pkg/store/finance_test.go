@@ -19,7 +19,7 @@ func TestFinance(t *testing.T) {
 	}
 	tok := buyCredit(t, s, "cred_a", 5_000_000) // settled on chain: 5.00 of credit
 	claim := func(key string, micros int64) int64 {
-		id, err := s.ClaimPayment(ctx, store.Payment{ReplayKey: key, Payer: "0xp", AmountMicros: micros, Product: "okf", Resource: "/api/credito"}, nil)
+		id, err := s.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: key, Payer: "0xp", AmountMicros: micros, Product: "okf", Resource: "/api/credito"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

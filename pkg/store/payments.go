@@ -38,9 +38,9 @@ const (
 // that is already final (someone else finished it) or does not exist.
 var ErrPaymentNotPending = errors.New("store: payment is not pending")
 
-// Payment is an x402 payment to claim before it is settled.
-type Payment struct {
-	ReplayKey    string // payer and EIP-3009 nonce (x402.Payment.Nonce)
+// PaymentClaim is an x402 payment to claim before it is settled.
+type PaymentClaim struct {
+	ReplayKey    string // payer and EIP-3009 nonce (x402.SignedPayment.Nonce)
 	Payer        string
 	AmountMicros int64
 	Product      string
@@ -76,7 +76,7 @@ func modeOr(m string) string {
 // before is ErrPaymentReplayed. enqueue, when set, is called in the same
 // transaction with the new id (the settle_payment job that finishes the
 // payment should the request not).
-func (s *Store) ClaimPayment(ctx context.Context, p Payment, enqueue func(ctx context.Context, tx pgx.Tx, id int64) error) (int64, error) {
+func (s *Store) ClaimPayment(ctx context.Context, p PaymentClaim, enqueue func(ctx context.Context, tx pgx.Tx, id int64) error) (int64, error) {
 	version := p.Version
 	if version == 0 {
 		version = 1

@@ -61,7 +61,7 @@ type facilitatorRequest struct {
 }
 
 // Verify asks the facilitator whether p is a valid payment of r.
-func (f *Facilitator) Verify(ctx context.Context, p Payment, r Requirement) (VerifyResult, error) {
+func (f *Facilitator) Verify(ctx context.Context, p SignedPayment, r Requirement) (VerifyResult, error) {
 	var out VerifyResult
 	err := f.call(ctx, "/verify", p, r, &out)
 	return out, err
@@ -69,13 +69,13 @@ func (f *Facilitator) Verify(ctx context.Context, p Payment, r Requirement) (Ver
 
 // Settle asks the facilitator to settle p. The same payment is sent on
 // every attempt.
-func (f *Facilitator) Settle(ctx context.Context, p Payment, r Requirement) (Settlement, error) {
+func (f *Facilitator) Settle(ctx context.Context, p SignedPayment, r Requirement) (Settlement, error) {
 	var out Settlement
 	err := f.call(ctx, "/settle", p, r, &out)
 	return out, err
 }
 
-func (f *Facilitator) call(ctx context.Context, path string, p Payment, r Requirement, out any) error {
+func (f *Facilitator) call(ctx context.Context, path string, p SignedPayment, r Requirement, out any) error {
 	version := p.Version
 	if version == 0 {
 		version = 1

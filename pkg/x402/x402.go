@@ -157,9 +157,9 @@ type ExactPayload struct {
 	Authorization Authorization `json:"authorization"`
 }
 
-// Payment is a decoded payment header, either version. Raw is the JSON
+// SignedPayment is a decoded payment header, either version. Raw is the JSON
 // document as the client sent it, forwarded to the facilitator unchanged.
-type Payment struct {
+type SignedPayment struct {
 	Version  int
 	Scheme   string
 	Network  string // as sent: a v1 name or a CAIP-2 id
@@ -185,13 +185,13 @@ var ErrMalformed = errors.New("x402: malformed payment header")
 
 // FromRequest reads the payment of a request: PAYMENT-SIGNATURE (v2) or
 // X-PAYMENT (v1). ok is false when neither header is present.
-func FromRequest(h http.Header) (p Payment, ok bool, err error) {
+func FromRequest(h http.Header) (p SignedPayment, ok bool, err error) {
 	v := h.Get(HeaderPaymentV2)
 	if v == "" {
 		v = h.Get(HeaderPaymentV1)
 	}
 	if v == "" {
-		return Payment{}, false, nil
+		return SignedPayment{}, false, nil
 	}
 	p, err = Decode(v)
 	return p, true, err
@@ -199,10 +199,10 @@ func FromRequest(h http.Header) (p Payment, ok bool, err error) {
 
 // Decode parses one payment header value: base64 (standard or URL, padded
 // or not) of a v1 or v2 payment document.
-func Decode(header string) (Payment, error) {
+func Decode(header string) (SignedPayment, error) {
 	header = strings.TrimSpace(header)
 	if len(header) > maxHeader {
-		return Payment{}, fmt.Errorf("%w: over %d bytes", ErrMalformed, maxHeader)
+		return SignedPayment{}, fmt.Errorf("%w: over %d bytes", ErrMalformed, maxHeader)
 	}
 	var raw []byte
 	var err error
@@ -212,34 +212,34 @@ func Decode(header string) (Payment, error) {
 		}
 	}
 	if err != nil {
-		return Payment{}, fmt.Errorf("%w: not base64", ErrMalformed)
+		return SignedPayment{}, fmt.Errorf("%w: not base64", ErrMalformed)
 	}
 	return DecodeDocument(raw)
 }
 
 // DecodeDocument parses a payment document (the JSON a payment header
 // carries in base64), as kept while its payment is pending.
-func DecodeDocument(raw []byte) (Payment, error) {
+func DecodeDocument(raw []byte) (SignedPayment, error) {
 	if len(raw) > maxHeader {
-		return Payment{}, fmt.Errorf("%w: over %d bytes", ErrMalformed, maxHeader)
+		return SignedPayment{}, fmt.Errorf("%w: over %d bytes", ErrMalformed, maxHeader)
 	}
 	var w wirePayment
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return Payment{}, fmt.Errorf("%w: not a JSON payment", ErrMalformed)
+		return SignedPayment{}, fmt.Errorf("%w: not a JSON payment", ErrMalformed)
 	}
-	p := Payment{Version: w.X402Version, Scheme: w.Scheme, Network: w.Network, Accepted: w.Accepted, Raw: raw}
+	p := SignedPayment{Version: w.X402Version, Scheme: w.Scheme, Network: w.Network, Accepted: w.Accepted, Raw: raw}
 	switch w.X402Version {
 	case 1:
 	case 2:
 		if w.Accepted == nil {
-			return Payment{}, fmt.Errorf("%w: v2 payment without accepted", ErrMalformed)
+			return SignedPayment{}, fmt.Errorf("%w: v2 payment without accepted", ErrMalformed)
 		}
 		p.Scheme, p.Network = w.Accepted.Scheme, w.Accepted.Network
 	default:
-		return Payment{}, fmt.Errorf("%w: x402Version %d", ErrMalformed, w.X402Version)
+		return SignedPayment{}, fmt.Errorf("%w: x402Version %d", ErrMalformed, w.X402Version)
 	}
 	if w.Payload == nil || w.Payload.Signature == "" || w.Payload.Authorization.Nonce == "" {
-		return Payment{}, fmt.Errorf("%w: no signed authorization", ErrMalformed)
+		return SignedPayment{}, fmt.Errorf("%w: no signed authorization", ErrMalformed)
 	}
 	p.Payload = *w.Payload
 	return p, nil
@@ -254,7 +254,7 @@ func (m *Mismatch) Error() string { return "x402: payment does not match: " + m.
 // now: scheme, network, asset (v2), recipient, amount exactly, and the
 // authorization's validity window. The signature is the facilitator's to
 // verify.
-func Check(p Payment, r Requirement, now time.Time) error {
+func Check(p SignedPayment, r Requirement, now time.Time) error {
 	bad := func(f string, a ...any) error { return &Mismatch{fmt.Sprintf(f, a...)} }
 	if p.Scheme != SchemeExact {
 		return bad("scheme %q is not exact", p.Scheme)
@@ -310,15 +310,15 @@ func isHex(s string, n int) bool {
 // Nonce is the payment's replay key: payer and nonce of its signed
 // authorization, "from:nonce", lowercased (one EIP-3009 nonce spends once
 // per payer and token; across payers the nonce is random 32 bytes).
-func (p Payment) Nonce() string {
+func (p SignedPayment) Nonce() string {
 	return strings.ToLower(p.Payload.Authorization.From + ":" + p.Payload.Authorization.Nonce)
 }
 
 // Payer is the address that signed the payment, lowercased.
-func (p Payment) Payer() string { return strings.ToLower(p.Payload.Authorization.From) }
+func (p SignedPayment) Payer() string { return strings.ToLower(p.Payload.Authorization.From) }
 
 // Signature is the payment's signature, 65 bytes; nil when it is not hex.
-func (p Payment) Signature() []byte {
+func (p SignedPayment) Signature() []byte {
 	b, err := hex.DecodeString(strings.TrimPrefix(p.Payload.Signature, "0x"))
 	if err != nil {
 		return nil
@@ -337,7 +337,7 @@ func (n Network) NetworkFor(version int) string {
 
 // ResponseHeader is the header name of the settlement for the payment's
 // version.
-func (p Payment) ResponseHeader() string {
+func (p SignedPayment) ResponseHeader() string {
 	if p.Version == 2 {
 		return HeaderPaymentResponseV2
 	}

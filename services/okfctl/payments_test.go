@@ -38,7 +38,7 @@ func TestPaymentsCommand(t *testing.T) {
 		header := x402test.NewPayer().Pay(req, 1)
 		doc, _ := base64.StdEncoding.DecodeString(header)
 		pay, _ := x402.Decode(header)
-		id, err := st.ClaimPayment(ctx, store.Payment{ReplayKey: pay.Nonce(), Payer: pay.Payer(), AmountMicros: 1_000_000, Product: "okf",
+		id, err := st.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: pay.Nonce(), Payer: pay.Payer(), AmountMicros: 1_000_000, Product: "okf",
 			Resource: "/api/credito?usd=1", Mode: store.ModeLive, Doc: doc, Version: 1, Requirement: reqJSON,
 			Grant: []byte(`{"kind":"credit"}`)}, nil)
 		if err != nil {

@@ -31,7 +31,7 @@ func TestSendContactDownThenOnce(t *testing.T) {
 	}
 	defer mail.Close()
 	// A message paid by credit: $1 bought, $0.10 debited with the queueing.
-	pid, err := st.ClaimPayment(ctx, store.Payment{ReplayKey: "0xa:0x1", Payer: "0xa", AmountMicros: 1_000_000, Product: "okf", Resource: "/api/credito"}, nil)
+	pid, err := st.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: "0xa:0x1", Payer: "0xa", AmountMicros: 1_000_000, Product: "okf", Resource: "/api/credito"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

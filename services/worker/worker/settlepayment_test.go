@@ -42,7 +42,7 @@ func TestSettlePaymentRecoversLostAnswers(t *testing.T) {
 	reqJSON, _ := json.Marshal(req)
 	grant, _ := json.Marshal(store.GrantSpec{Kind: store.GrantContact, Message: &store.ContactMessage{Path: store.ContactAgentX402,
 		Agent: "ip:192.0.2.1/32", Name: "Ana", Email: "ana@example.com", Message: "Olá"}})
-	id, err := st.ClaimPayment(ctx, store.Payment{ReplayKey: pay.Nonce(), Payer: pay.Payer(), AmountMicros: 100_000, Product: "okf",
+	id, err := st.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: pay.Nonce(), Payer: pay.Payer(), AmountMicros: 100_000, Product: "okf",
 		Resource: "/api/contact", Mode: store.ModeLive, Doc: doc, Version: 2, Requirement: reqJSON, Grant: grant}, nil)
 	if err != nil {
 		t.Fatal(err)

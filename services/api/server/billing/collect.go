@@ -25,7 +25,7 @@ import (
 // outbox with its backoff, and prepaid credit.
 type Store interface {
 	settle.Store
-	ClaimPayment(ctx context.Context, p store.Payment, enqueue func(context.Context, pgx.Tx, int64) error) (int64, error)
+	ClaimPayment(ctx context.Context, p store.PaymentClaim, enqueue func(context.Context, pgx.Tx, int64) error) (int64, error)
 	PaymentByKey(ctx context.Context, replayKey string) (store.PaymentRecord, error)
 	QueueContact(ctx context.Context, m store.ContactMessage, pay store.ContactPayment, now time.Time, enqueue store.ContactEnqueueFunc) (int64, error)
 	RefuseContact(ctx context.Context, agent string, now time.Time) (wait time.Duration, throttled bool, err error)
@@ -38,7 +38,7 @@ type Paid struct {
 	Record store.PaymentRecord
 	// Token is a credit purchase's token.
 	Token   string
-	payment x402.Payment
+	payment x402.SignedPayment
 }
 
 // SetReceipt writes the settlement response header of p into an answer's
@@ -94,7 +94,7 @@ func (s *Service) Pay(ctx context.Context, h http.Header, req x402.Requirement, 
 	if err != nil {
 		return p, true, err
 	}
-	id, err := s.store.ClaimPayment(ctx, store.Payment{ReplayKey: pay.Nonce(), Payer: pay.Payer(),
+	id, err := s.store.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: pay.Nonce(), Payer: pay.Payer(),
 		AmountMicros: req.AmountMicro, Product: ProductID, Resource: strings.TrimPrefix(req.Resource, s.baseURL),
 		Mode: string(s.mode), Doc: pay.Raw, Version: pay.Version, Requirement: reqJSON, Grant: grantJSON, Client: client},
 		s.enqueueSettle)
@@ -115,7 +115,7 @@ func (s *Service) Pay(ctx context.Context, h http.Header, req x402.Requirement, 
 
 // resume answers a payment sent again: the same signed document, for the
 // same call, in this mode.
-func (s *Service) resume(ctx context.Context, rec store.PaymentRecord, pay x402.Payment, req x402.Requirement, client string) (Paid, bool, error) {
+func (s *Service) resume(ctx context.Context, rec store.PaymentRecord, pay x402.SignedPayment, req x402.Requirement, client string) (Paid, bool, error) {
 	sum := sha256.Sum256(pay.Raw)
 	switch {
 	case rec.Mode != string(s.mode):
@@ -152,7 +152,7 @@ func (s *Service) resume(ctx context.Context, rec store.PaymentRecord, pay x402.
 }
 
 // finish is the answer of a settle: the payment granted, or why not.
-func (s *Service) finish(out settle.Outcome, err error, pay x402.Payment, req x402.Requirement) (Paid, bool, error) {
+func (s *Service) finish(out settle.Outcome, err error, pay x402.SignedPayment, req x402.Requirement) (Paid, bool, error) {
 	var refused *settle.Refused
 	switch {
 	case errors.As(err, &refused):

@@ -123,8 +123,8 @@ type Answer struct {
 
 // Allowed values of the proposal fields (contract 4.6).
 var (
-	contactBudgets = []string{"ate_100", "100_500", "500_2000", "2000_mais", "a_combinar"}
-	contactDurations   = []string{"30", "90", "365"}
+	contactBudgets        = []string{"ate_100", "100_500", "500_2000", "2000_mais", "a_combinar"}
+	contactDurations      = []string{"30", "90", "365"}
 	contactPaymentMethods = []string{"usdc", "deposito", "a_combinar"}
 )
 
