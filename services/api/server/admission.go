@@ -41,7 +41,7 @@ func (a *admission) admit() (release func(), err error) {
 
 // middleware admits a request of a ReadsIndex route when a slot is free,
 // and refuses it otherwise; other routes pass untouched, and so do Cached
-// ones, whose handlers admit their misses (searchcache.go).
+// ones, whose handlers admit their misses (package search, cache.go).
 func (a *admission) middleware(routes route.ByPath) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {

@@ -123,7 +123,7 @@ const (
 // API keys (all but those marked x-api-key: false), the 401 invalid_api_key
 // of a key that is not a live key of this product, and the 400
 // invalid_request of a credential header sent twice: the rule is one for all
-// routes (the server's keyauth.go), so it is written here once rather than on each
+// routes (account/keyauth.go), so it is written here once rather than on each
 // operation. An operation with its own 401 gets the name added to it.
 func addAPIKeyRefusal(doc map[string]any) {
 	paths, _ := doc["paths"].(map[string]any)

@@ -46,7 +46,7 @@ func (s *Service) getPingStatus(c echo.Context) error {
 }
 
 // parsePingStatus validates the query of GET /api/ping/status with the
-// rules of the search's (parseSearch): unknown parameters are ignored, an
+// rules of the search's (search.ParseSearch): unknown parameters are ignored, an
 // empty value is absent, a parameter given twice is a 400
 // invalid_parameter. A missing or malformed host is a 400 invalid_host;
 // limit is a whole number of at least 1 (above store.MaxPingStatus it

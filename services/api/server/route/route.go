@@ -45,7 +45,7 @@ type Route struct {
 	// besides an API key: TakesOperatorToken (Bearer <METRICS_TOKEN>, the
 	// handler judges it) and TakesCredit (Bearer cred_..., the handler
 	// charges it). Any other Authorization is refused before the handler
-	// (keyauth.go): never a silent anonymous request.
+	// (account/keyauth.go): never a silent anonymous request.
 	Credentials Credentials
 	// ReadsIndex marks a route that reads the index from the read pool
 	// (search, cards, statistics, feeds, status, the pages built from

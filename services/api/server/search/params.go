@@ -31,7 +31,7 @@ const (
 // repoShape is an owner/repo as the code host spells them.
 var repoShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
 
-// parseSearch validates the query string of GET /api/bundles into the
+// ParseSearch validates the query string of GET /api/bundles into the
 // store's parameters, in the form store.SearchParams documents: this is the
 // one place that trims, lowercases, resolves the github alias and applies
 // the defaults, and the store takes the values as they are. The rules,
@@ -136,12 +136,12 @@ func ParseSearch(rawQuery string, full bool) (store.SearchParams, error) {
 	return p, r.Err()
 }
 
-// canonicalQuery encodes a search in one fixed form: parameters in the
+// CanonicalQuery encodes a search in one fixed form: parameters in the
 // contract's order, filters only when set, sort only when not recent, limit
 // and offset always, cursor last when there is one; commas and slashes are
 // left unescaped. Two equal searches encode equally, so next links are
-// stable; and it is the page cache's key (searchcache.go), so every field of
-// store.SearchParams must be written here and read back by parseSearch, or
+// stable; and it is the page cache's key (cache.go), so every field of
+// store.SearchParams must be written here and read back by ParseSearch, or
 // two different searches would share a cached answer
 // (TestCanonicalQueryKeepsEveryParameter fails until they are).
 func CanonicalQuery(p store.SearchParams) string {
