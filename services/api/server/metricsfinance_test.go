@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
-	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/metrics"
 )
 
@@ -117,7 +117,7 @@ func TestMetricsAccounts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, k := range []struct{ id, product string }{{"ana", billing.ProductID}, {"ana", billing.ProductID}, {"bia", "other"}} {
+	for i, k := range []struct{ id, product string }{{"ana", wire.ProductID}, {"ana", wire.ProductID}, {"bia", "other"}} {
 		h := sha256.Sum256([]byte{byte(i)})
 		if _, err := full.store.CreateAPIKey(ctx, store.NewAPIKey{IdentityID: k.id, Product: k.product, Name: "k", SecretHash: h[:], Last4: "abcd"}); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 )
 
@@ -19,7 +20,7 @@ func TestPricingAndBilling(t *testing.T) {
 	})
 	var p billing.Pricing
 	a.get("/api/pricing", 200, &p)
-	if p.Product != billing.ProductID || p.Pricing != publicBase+"/api/pricing" || p.Billing != publicBase+"/api/billing" ||
+	if p.Product != wire.ProductID || p.Pricing != publicBase+"/api/pricing" || p.Billing != publicBase+"/api/billing" ||
 		p.APIIndex != publicBase+"/api/" || len(p.Quota.Free) == 0 || len(p.Quota.Paid) == 0 {
 		t.Errorf("pricing %+v", p)
 	}
@@ -74,8 +75,8 @@ func TestPricingDevDefaults(t *testing.T) {
 
 func TestUSD(t *testing.T) {
 	for micros, want := range map[int64]string{0: "0.00", 100_000: "0.10", 1_000_000: "1.00", 1_500: "0.0015", 25_000_000: "25.00", 1_234_567: "1.234567"} {
-		if got := billing.USD(micros); got != want {
-			t.Errorf("billing.USD(%d) = %q, want %q", micros, got, want)
+		if got := wire.USD(micros); got != want {
+			t.Errorf("wire.USD(%d) = %q, want %q", micros, got, want)
 		}
 	}
 }

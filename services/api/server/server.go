@@ -262,7 +262,7 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	}
 	s.search = search.New(reads)
 	s.discovery = discovery.New(discovery.Deps{BaseURL: s.baseURL, Full: s.full, Build: s.build, Started: s.started,
-		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Billing: s.billing,
+		SecurityContact: cfg.SecurityContact, MCPRegistryAuth: cfg.MCPRegistryAuth, Payments: s.billing,
 		MetricsToken: cfg.MetricsToken})
 	s.repoStatus = repostatus.New(st, s.baseURL, s.now)
 	s.metrics = metrics.New(st, s.full, cfg.MetricsToken)

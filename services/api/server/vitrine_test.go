@@ -14,8 +14,8 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	vitrineapi "github.com/okfindex/okf-index/services/api/server/vitrine"
 )
 
@@ -44,7 +44,7 @@ func newVitrineEnv(t *testing.T, edit func(env map[string]string)) *vitrineEnv {
 	return &vitrineEnv{
 		accountEnv: &accountEnv{testAPI: a, idp: idp},
 		clock:      clock,
-		collector: &vitrine.Publisher{Store: st, Product: billing.ProductID, Name: AppName, BaseURL: publicBase,
+		collector: &vitrine.Publisher{Store: st, Product: wire.ProductID, Name: AppName, BaseURL: publicBase,
 			Build: "test-build", Full: true, Now: clock.Now},
 	}
 }

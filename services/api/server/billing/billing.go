@@ -59,8 +59,6 @@ const (
 	// ContactPriceMicros is one agent contact message after the first free
 	// one: 0.10 USD.
 	ContactPriceMicros = 100_000
-	// ProductID names this product in the house's shared documents.
-	ProductID = "okf"
 )
 
 // CreditPackagesUSD are the prepaid credit packages on sale.
@@ -218,14 +216,4 @@ func (s *Service) PaymentNeeded(req x402.Requirement, name, message string) erro
 		return err
 	}
 	return apierror.PaymentNeeded(req, name, message)
-}
-
-// USD writes micro-dollars as a decimal USD string with two decimals or
-// more when needed ("0.10", "1.00", "0.0015").
-func USD(micros int64) string {
-	s := fmt.Sprintf("%d.%06d", micros/1_000_000, micros%1_000_000)
-	for len(s) > len("0.00") && s[len(s)-1] == '0' && s[len(s)-3] != '.' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/settle"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 )
@@ -95,7 +96,7 @@ func (s *Service) Pay(ctx context.Context, h http.Header, req x402.Requirement, 
 		return p, true, err
 	}
 	id, err := s.store.ClaimPayment(ctx, store.PaymentClaim{ReplayKey: pay.Nonce(), Payer: pay.Payer(),
-		AmountMicros: req.AmountMicro, Product: ProductID, Resource: strings.TrimPrefix(req.Resource, s.baseURL),
+		AmountMicros: req.AmountMicro, Product: wire.ProductID, Resource: strings.TrimPrefix(req.Resource, s.baseURL),
 		Mode: string(s.mode), Doc: pay.Raw, Version: pay.Version, Requirement: reqJSON, Grant: grantJSON, Client: client},
 		s.enqueueSettle)
 	if errors.Is(err, store.ErrPaymentReplayed) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/pkg/x402"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/respond"
@@ -38,7 +39,7 @@ func (s *Service) QueueAgentContact(ctx context.Context, in, out http.Header, m 
 	}
 	if token, ok := CreditToken(in); ok {
 		p, err := queue(store.ContactAgentCredit, store.ContactPayment{Credit: &store.Debit{TokenSHA256: CreditHash(token),
-			Mode: string(s.mode), AmountMicros: ContactPriceMicros, Product: ProductID, Resource: contactResource}})
+			Mode: string(s.mode), AmountMicros: ContactPriceMicros, Product: wire.ProductID, Resource: contactResource}})
 		switch {
 		case errors.Is(err, store.ErrCreditUnknown):
 			return "", s.PaymentNeeded(req, apierror.PaymentInvalid, "The credit token is unknown; send a valid one, or pay the offer below with x402.")
@@ -46,7 +47,7 @@ func (s *Service) QueueAgentContact(ctx context.Context, in, out http.Header, m 
 			return "", s.PaymentNeeded(req, apierror.PaymentInvalid, fmt.Sprintf(
 				"This credit token was not minted in %s mode (dev credit is simulated: nothing was paid for it); it pays nothing here. Pay the offer below with x402.", s.mode))
 		case errors.Is(err, store.ErrCreditInsufficient):
-			return "", s.PaymentNeeded(req, apierror.PaymentRequired, "The credit does not cover "+USD(ContactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
+			return "", s.PaymentNeeded(req, apierror.PaymentRequired, "The credit does not cover "+wire.USD(ContactPriceMicros)+" USD; buy more at POST /api/credito or pay with x402.")
 		}
 		return p, err
 	}
@@ -68,7 +69,7 @@ func (s *Service) QueueAgentContact(ctx context.Context, in, out http.Header, m 
 		// dev lets the call through unpaid, showing the 402 it would be.
 		p, err := queue(store.ContactAgentDev, store.ContactPayment{})
 		if err == nil {
-			out.Set(x402.HeaderRequiredV2, x402.RequiredHeader(req, "dev mode: this call would cost "+USD(ContactPriceMicros)+" USD"))
+			out.Set(x402.HeaderRequiredV2, x402.RequiredHeader(req, "dev mode: this call would cost "+wire.USD(ContactPriceMicros)+" USD"))
 		}
 		return p, err
 	}
@@ -98,6 +99,6 @@ func (s *Service) refuseContact(ctx context.Context, req x402.Requirement, agent
 		e.Offer = &req
 		return e
 	}
-	return s.PaymentNeeded(req, apierror.PaymentRequired, "The free message is used: a message costs "+USD(ContactPriceMicros)+
+	return s.PaymentNeeded(req, apierror.PaymentRequired, "The free message is used: a message costs "+wire.USD(ContactPriceMicros)+
 		" USD. Pay the offer below with x402 (X-PAYMENT or PAYMENT-SIGNATURE) or send a credit token, and repeat the call.")
 }

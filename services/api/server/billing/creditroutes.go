@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/caller"
 	"github.com/okfindex/okf-index/services/api/server/respond"
@@ -62,7 +63,7 @@ func (s *Service) postCredit(c echo.Context) error {
 		return apierror.New(apierror.InvalidPackage, "usd must be one of the credit packages 1, 5, 10 or 25, written as such, once.").At("usd")
 	}
 	micros := usdN * 1_000_000
-	req := s.Offer("/api/credito?usd="+strconv.FormatInt(usdN, 10), micros, "OKF Index prepaid credit, "+USD(micros)+" USD")
+	req := s.Offer("/api/credito?usd="+strconv.FormatInt(usdN, 10), micros, "OKF Index prepaid credit, "+wire.USD(micros)+" USD")
 	ctx := c.Request().Context()
 	paid, present, err := s.Pay(ctx, c.Request().Header, req, store.GrantSpec{Kind: store.GrantCredit}, caller.Client(ctx).String())
 	if err != nil {
@@ -75,7 +76,7 @@ func (s *Service) postCredit(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return respond.JSON(c, http.StatusOK, CreditPurchase{
 		Token:      paid.Token,
-		BalanceUSD: USD(micros),
+		BalanceUSD: wire.USD(micros),
 		KeepIt:     "Keep this token now: it is shown once (again only to this client, for the same payment) and cannot be recovered; whoever holds it spends the credit.",
 		HowToUse:   "Send Authorization: Bearer <token> (or X-Credito: <token>) on a paid call of any product of the house.",
 		BalanceURL: s.baseURL + "/api/credito",
@@ -102,14 +103,14 @@ func (s *Service) getCredit(c echo.Context) error {
 	if b.Mode != string(s.mode) {
 		return InvalidCredit(fmt.Sprintf("This credit token was minted in %s mode; it holds nothing on this %s deployment.", b.Mode, s.mode))
 	}
-	out := CreditBalanceAnswer{BalanceMicros: b.BalanceMicros, BalanceUSD: USD(b.BalanceMicros),
+	out := CreditBalanceAnswer{BalanceMicros: b.BalanceMicros, BalanceUSD: wire.USD(b.BalanceMicros),
 		CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339), Movements: []CreditMovText{}}
 	for _, m := range b.Movements {
 		kind := "credito"
 		if m.Kind == "debit" {
 			kind = "debito"
 		}
-		out.Movements = append(out.Movements, CreditMovText{Kind: kind, AmountMicros: m.AmountMicros, AmountUSD: USD(m.AmountMicros),
+		out.Movements = append(out.Movements, CreditMovText{Kind: kind, AmountMicros: m.AmountMicros, AmountUSD: wire.USD(m.AmountMicros),
 			Product: m.Product, Resource: m.Resource, At: m.At.UTC().Format(time.RFC3339)})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")

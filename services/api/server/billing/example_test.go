@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/okfindex/okf-index/pkg/config"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 )
@@ -27,7 +28,7 @@ func Example() {
 		panic(err)
 	}
 	offer := svc.Offer("/api/contact", billing.ContactPriceMicros, "one agent contact message")
-	fmt.Println(svc.Mode(), offer.Network.Name, billing.USD(offer.AmountMicro), offer.Resource)
+	fmt.Println(svc.Mode(), offer.Network.Name, wire.USD(offer.AmountMicro), offer.Resource)
 
 	var refusal *apierror.Error
 	errors.As(svc.PaymentNeeded(offer, apierror.PaymentRequired, "Pay the offer."), &refusal)

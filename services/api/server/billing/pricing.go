@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 )
 
@@ -76,7 +77,7 @@ type Credit struct {
 func (s *Service) Pricing() Pricing {
 	day := "UTC day"
 	return Pricing{
-		Product: ProductID,
+		Product: wire.ProductID,
 		Quota: Quota{
 			Free: []FreeQuota{
 				{What: "search, bundle cards, statistics, discovery documents, llms.txt, OpenAPI and MCP", Limit: "unlimited"},
@@ -84,7 +85,7 @@ func (s *Service) Pricing() Pricing {
 				{What: "agent contact messages (POST /api/contact)", Limit: "1"},
 			},
 			Paid: append([]PaidPrice{
-				{What: "agent contact message after the first (POST /api/contact)", PriceUSD: USD(ContactPriceMicros)},
+				{What: "agent contact message after the first (POST /api/contact)", PriceUSD: wire.USD(ContactPriceMicros)},
 			}, creditPrices()...),
 			HowToPay: "Call the paid route; it answers 402 with x402 accepts[]. Pay in USDC and repeat the same call " +
 				"with the X-PAYMENT header, or buy prepaid credit at POST /api/credito and send " +
@@ -145,7 +146,7 @@ func (s *Service) getBilling(c echo.Context) error {
 func creditPrices() []PaidPrice {
 	var out []PaidPrice
 	for _, n := range CreditPackagesUSD {
-		out = append(out, PaidPrice{What: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: USD(n * 1_000_000)})
+		out = append(out, PaidPrice{What: fmt.Sprintf("prepaid credit package (POST /api/credito?usd=%d)", n), PriceUSD: wire.USD(n * 1_000_000)})
 	}
 	return out
 }

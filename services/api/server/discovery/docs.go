@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
 
@@ -127,35 +126,9 @@ func (s *Service) x402Manifest() map[string]any {
 		m["description"] = "No route of this deployment is paid."
 		return m
 	}
-	net := s.d.Billing.Network()
 	m["description"] = "Agent contact is paid per message after the first free one; prepaid credit is sold in packages."
 	m["pricing"] = s.d.BaseURL + "/api/pricing"
 	m["billing"] = s.d.BaseURL + "/api/billing"
-	m["resources"] = []map[string]any{{
-		"resource":    s.d.BaseURL + "/api/contact",
-		"method":      "POST",
-		"scheme":      "exact",
-		"network":     s.d.Billing.NetworkName(),
-		"asset":       net.USDC,
-		"price_usd":   billing.USD(billing.ContactPriceMicros),
-		"description": "One agent contact message, after the first free one.",
-	}, {
-		"resource":    s.d.BaseURL + "/api/credito",
-		"method":      "POST",
-		"scheme":      "exact",
-		"network":     s.d.Billing.NetworkName(),
-		"asset":       net.USDC,
-		"price_usd":   creditPackagePrices(),
-		"description": "Prepaid credit, in packages of 1, 5, 10 or 25 USD.",
-	}}
+	m["resources"] = s.d.Payments.PaidResources(s.d.BaseURL)
 	return m
-}
-
-// creditPackagePrices are the prices of the credit packages, in USD.
-func creditPackagePrices() []string {
-	var out []string
-	for _, n := range billing.CreditPackagesUSD {
-		out = append(out, billing.USD(n*1_000_000))
-	}
-	return out
 }

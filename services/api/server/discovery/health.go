@@ -29,11 +29,11 @@ type HealthOperator struct {
 // token adds the operator's side; any other Authorization is ignored, so
 // the answer never fails.
 func (s *Service) getHealth(c echo.Context) error {
-	if s.d.Full && s.d.MetricsToken != "" && s.d.Billing != nil {
+	if s.d.Full && s.d.MetricsToken != "" && s.d.Payments != nil {
 		if ok, err := operator.Check(s.d.MetricsToken, c.Request().Header.Get(echo.HeaderAuthorization)); ok && err == nil {
 			c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 			return respond.JSON(c, http.StatusOK, Health{OK: true, App: AppName, Build: s.d.Build,
-				Operator: &HealthOperator{X402Mode: string(s.d.Billing.Mode())}})
+				Operator: &HealthOperator{X402Mode: s.d.Payments.ModeName()}})
 		}
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.healthJSON)

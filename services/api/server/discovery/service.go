@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/openapi"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -25,8 +24,16 @@ type Deps struct {
 	Started         time.Time // the Last-Modified of every document written at start
 	SecurityContact string    // SECURITY_CONTACT
 	MCPRegistryAuth string    // MCP_REGISTRY_AUTH
-	Billing         *billing.Service
-	MetricsToken    string // the operator token: GET /api/health's operator side
+	Payments        Payments  // the full variant's payments (package billing)
+	MetricsToken    string    // the operator token: GET /api/health's operator side
+}
+
+// Payments is what the documents say of the full variant's payments.
+type Payments interface {
+	// PaidResources are the paid routes as the x402 manifest lists them.
+	PaidResources(baseURL string) []map[string]any
+	// ModeName is the payment mode (X402_MODE), for the operator.
+	ModeName() string
 }
 
 // Service answers the discovery routes.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/pkg/wire"
 )
 
 // The blocks of GET /api/metrics that the full variant reads from its own
@@ -20,7 +20,7 @@ import (
 // left to finish; mode is the deployment's X402_MODE.
 func (s *Service) payments(ctx context.Context) (*Payments, error) {
 	if !s.full {
-		return &Payments{Currency: "USD", ReceivedUSD: billing.USD(0)}, nil
+		return &Payments{Currency: "USD", ReceivedUSD: wire.USD(0)}, nil
 	}
 	f, err := s.store.Finance(ctx)
 	if err != nil {
@@ -38,7 +38,7 @@ func (s *Service) payments(ctx context.Context) (*Payments, error) {
 	return &Payments{
 		Currency:             "USD",
 		ReceivedMicros:       f.ReceivedMicros,
-		ReceivedUSD:          billing.USD(f.ReceivedMicros),
+		ReceivedUSD:          wire.USD(f.ReceivedMicros),
 		Payments:             f.Payments,
 		CreditSoldMicros:     f.CreditSoldMicros,
 		CreditBalanceMicros:  f.CreditBalanceMicros,
@@ -62,7 +62,7 @@ func (s *Service) accountTotals(ctx context.Context) (Accounts, error) {
 	if !s.full {
 		return Accounts{}, nil
 	}
-	a, err := s.store.AccountTotals(ctx, billing.ProductID)
+	a, err := s.store.AccountTotals(ctx, wire.ProductID)
 	if err != nil {
 		return Accounts{}, err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/ttlcache"
 	"github.com/okfindex/okf-index/pkg/usage"
-	"github.com/okfindex/okf-index/services/api/server/billing"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/operator"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -176,7 +176,7 @@ func (s *Service) Read(ctx context.Context, now time.Time) (Metrics, error) {
 		}
 		byDay[d][r.Metric] = r.N
 	}
-	m := Metrics{App: billing.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, Days)}
+	m := Metrics{App: wire.ProductID, Today: today.Format(time.DateOnly), Days: make([]MetricsDay, 0, Days)}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		n := byDay[d.Format(time.DateOnly)]
 		day := MetricsDay{

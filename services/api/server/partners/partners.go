@@ -22,6 +22,7 @@ import (
 
 	offer "github.com/okfindex/okf-index/pkg/partners"
 	"github.com/okfindex/okf-index/pkg/ttlcache"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -177,7 +178,7 @@ func (s *Service) document(ctx context.Context, now time.Time) (Document, error)
 	}
 	return Document{
 		Status:           offerStatus,
-		Product:          billing.ProductID,
+		Product:          wire.ProductID,
 		Language:         o.Language,
 		Title:            o.Title,
 		Description:      o.Description,

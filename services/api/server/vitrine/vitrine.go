@@ -17,8 +17,8 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/store"
 	projection "github.com/okfindex/okf-index/pkg/vitrine"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/apierror"
-	"github.com/okfindex/okf-index/services/api/server/billing"
 	"github.com/okfindex/okf-index/services/api/server/operator"
 	"github.com/okfindex/okf-index/services/api/server/respond"
 	"github.com/okfindex/okf-index/services/api/server/route"
@@ -89,7 +89,7 @@ func (s *Service) vitrineBody(ctx context.Context) ([]byte, error) {
 		return nil, err
 	}
 	if !ok {
-		return respond.Marshal(Unpublished{V: projection.Version, Product: billing.ProductID})
+		return respond.Marshal(Unpublished{V: projection.Version, Product: wire.ProductID})
 	}
 	return respond.Marshal(p)
 }
@@ -97,7 +97,7 @@ func (s *Service) vitrineBody(ctx context.Context) ([]byte, error) {
 // publishedProjection reads a published projection (public or operator)
 // and sets its stale flag from its age.
 func (s *Service) publishedProjection(ctx context.Context, kind string) (projection.Projection, bool, error) {
-	doc, ok, err := s.d.Store.VitrineDocument(ctx, billing.ProductID, kind)
+	doc, ok, err := s.d.Store.VitrineDocument(ctx, wire.ProductID, kind)
 	if err != nil || !ok {
 		return projection.Projection{}, false, err
 	}
@@ -154,7 +154,7 @@ func (s *Service) getOperatorDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := OperatorDocument{Product: billing.ProductID}
+	out := OperatorDocument{Product: wire.ProductID}
 	if ok {
 		out.UpdatedAt, out.Operator = p.UpdatedAt, &p
 	}
@@ -179,7 +179,7 @@ func (s *Service) operatorDocument(c echo.Context, kind, empty string) error {
 	if err := s.requireOperator(c); err != nil {
 		return err
 	}
-	doc, ok, err := s.d.Store.VitrineDocument(c.Request().Context(), billing.ProductID, kind)
+	doc, ok, err := s.d.Store.VitrineDocument(c.Request().Context(), wire.ProductID, kind)
 	if err != nil {
 		return err
 	}
