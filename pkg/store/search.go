@@ -158,7 +158,7 @@ const (
 	starWalk    = 1000
 	rareWalk    = 0
 	rankWindow  = 32
-	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
+	rankWeights = `'{0.01, 0.025, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
 )
 
@@ -203,11 +203,15 @@ var sortOrders = map[wire.Sort]string{
 // words, in order and adjacent, each the start of a word there, so "event
 // sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
-	var q searchtext.Query // read once: the statements, the fallback and the snippets use it
+	// q is read once: the statements, the fallback and the snippets use
+	// it. The statements look up its terms less those too common in the
+	// index to tell bundles apart (weigh).
+	var asked, q searchtext.Query
 	if p.Q != "" {
-		if q = searchtext.ParseQuery(p.Q); excludesItself(q) {
+		if asked = searchtext.ParseQuery(p.Q); excludesItself(asked) {
 			return nil, ErrQueryExcludesItself
 		}
+		q = s.weigh(ctx, asked)
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
 	out, err := s.search(ctx, p, q, false)
@@ -231,7 +235,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		keepPartialTier(p, out)
 	}
 	if p.Q != "" {
-		addSnippets(q, out)
+		addSnippets(asked, out)
 	}
 	return out, nil
 }
@@ -486,6 +490,8 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 		near = `dir = ` + b.arg(tq.dir)
 	}
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
+	// The window's score of the bundles row x.
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + tq.allTyped + `) * ` + fmt.Sprintf(popularity, "x")
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
 	// bundle, every live bundle's when no name matches), h, p and w.
@@ -509,14 +515,17 @@ WITH e0 AS MATERIALIZED (
 ), pw AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM sw WHERE holds_all` + byStars + `
 ), p0 AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+	SELECT id FROM bundles WHERE ` + match + ` AND ((SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+		OR (SELECT count(*) FROM (SELECT 1 FROM bundles WHERE ` + filters + ` LIMIT ` + strconv.Itoa(starWalk) + `) AS n) < ` + strconv.Itoa(starWalk) + `)
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
+), pr AS MATERIALIZED (
+	SELECT x.id, x.indexed_at FROM p0 JOIN bundles AS x USING (id)
+	WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
+	ORDER BY ` + score + ` DESC, x.id LIMIT ` + win + `
 ), p AS MATERIALIZED (
-	SELECT id, indexed_at FROM (
-		SELECT id, repo_stars, indexed_at FROM pw
-		UNION
-		SELECT id, repo_stars, indexed_at FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
-	) AS u` + byStars + `
+	SELECT id, indexed_at FROM pw WHERE (SELECT count(*) FROM pr) = 0
+	UNION
+	SELECT id, indexed_at FROM pr
 ), w AS MATERIALIZED (
 	SELECT id, indexed_at FROM h UNION SELECT id, indexed_at FROM p
 	EXCEPT SELECT id, indexed_at FROM e
@@ -559,7 +568,6 @@ ORDER BY page.indexed_at DESC, page.id`
 	// counted from the start of the rest.
 	scored := ranked + ` > ` + strconv.Itoa(offset)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
-	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + tq.allTyped + `) * ` + fmt.Sprintf(popularity, "x")
 	partial := ``
 	if len(tq.terms) > 1 {
 		partial = b.partialTier(tq, filters, end, ranked)
