@@ -53,8 +53,9 @@ package store
 //     share: at most exactCap+1 reads of bundles_live_exact), then a ranked
 //     window whose candidates come from recency and popularity alike (the
 //     rankWindow newest matches in the name, identifier or tagline, and the
-//     most starred matches among the starWalk most starred bundles; a rare
-//     word's every match), scored by ts_rank_cd (weighted cover density;
+//     most starred matches among the starWalk most starred bundles; for a
+//     rare word, or when fewer than starWalk bundles pass the filters, the
+//     best scored of every match), scored by ts_rank_cd (weighted cover density;
 //     ts_rank scores every bundle 1e-20 when q excludes a word) times ln(e +
 //     stars); then the other matches, newest first. The order is fixed
 //     whatever the page, so paging neither repeats nor skips. Every source
@@ -129,20 +130,28 @@ const (
 //     (~0.5% of bundles) ~6,600 rows. When the walk finds
 //     no match at all (more than rareWalk), q is rare: p reads its matches
 //     through the GIN index, and when they are at most exactCap, p is the
-//     most starred of all of them (a rare word is ranked entirely). Reading
-//     the GIN index first would cost a common word's posting list every
-//     time (thousands of postings for names whose words are common).
+//     best scored of all of them (a rare word is ranked entirely). So it is
+//     when fewer than starWalk bundles pass the filters (a small index, a
+//     narrow filter): the walk then saw every bundle, and the most starred
+//     matches would leave out a tagline match of no stars that more
+//     starred bundles mention. Reading the GIN index first would cost a
+//     common word's posting list every time (thousands of postings for
+//     names whose words are common); knowing whether fewer than starWalk
+//     bundles pass the filters costs at most starWalk index entries.
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
 //     (description), B (tagline) and A (name, identifier). A name match
-//     counts twenty description mentions (Postgres's defaults make it five):
-//     multiplied by popularity, five let any bundle of ~150 stars that
-//     mentions a word once outrank the bundle named by it, which the judged
-//     set (judged_test.go) counts as a miss.
+//     counts forty description mentions and a tagline match twelve
+//     (Postgres's defaults make them five and two): multiplied by
+//     popularity, five let any bundle of ~150 stars that mentions a word
+//     once outrank the bundle named by it, and with a tagline worth six
+//     mentions, bundles of ~400 stars mentioning a CJK phrase passed the
+//     one whose tagline holds it; the judged set (judged_test.go) counts
+//     both as misses.
 //   - popularity multiplies the text rank by ln(e + stars), as pkgsite
 //     multiplies by ln(e + importers): 1 for no stars, ~3.9 for 50, ~6.9
 //     for 1,000, ~11.5 for 100,000. It orders bundles of like text rank by
 //     use; across kinds of match, a tagline match passes a name match from
-//     ~25 stars up, a description mention never does.
+//     ~25 stars up, a description mention passes neither.
 //   - The exact tier (q equal to a name, owner/repo, repository name or id,
 //     as okf_name_key normalises them; migration 0012) comes before all of
 //     it, most starred first, at most rankWindow bundles, when at most
@@ -457,10 +466,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 //     (newest head matches) and p (most starred matches), less e; scored by
 //     ts_rank_cd with rankWeights times popularity. p is pw, the matches
 //     among the starWalk most starred bundles (sw: the walk, which keeps
-//     the bundles holding any term for the partial tier), and when pw found at most
-//     rareWalk, p0, every match read through the GIN index if there are at
-//     most exactCap (p0 is read only then; its LIMIT stops the read of a
-//     commoner q).
+//     the bundles holding any term for the partial tier), or, when pw found
+//     at most rareWalk or fewer than starWalk bundles pass the filters, pr:
+//     the rankWindow best scored of p0, every match read through the GIN
+//     index if there are at most exactCap (p0 is read only then; its LIMIT
+//     stops the read of a commoner q).
 //   - the rest, newest first: a, the newest matches, less e and w.
 //   - the partial tier (partialTier): bundles holding some terms.
 //
