@@ -7,7 +7,8 @@ package store
 // The shares come from the planner's own statistics of the search vector
 // (pg_stats.most_common_elems of bundles.search: its most common lexemes,
 // up to 10,000, each with the share of rows holding it, as ANALYZE last
-// sampled them), read at most once every sharesTTL and kept in memory. A
+// sampled them), read at most once every sharesTTL, in the background but
+// for the first time, and kept in memory. A
 // term's lexemes (as written and stemmed: okf_lexemes, migration 0018) are
 // asked of the database once per word and language and kept too. Nothing
 // here reads a bundle.
@@ -36,6 +37,8 @@ const (
 	// they are read again when the table had no statistics yet.
 	sharesTTL   = 5 * time.Minute
 	sharesRetry = 10 * time.Second
+	// sharesReadTimeout bounds a background read of the shares.
+	sharesReadTimeout = 10 * time.Second
 	// maxCachedWords bounds the lexemes kept per word (emptied when full).
 	maxCachedWords = 20000
 )
@@ -104,30 +107,45 @@ func (s *Store) weigh(ctx context.Context, q searchtext.Query) searchtext.Query 
 	return q
 }
 
-// lexemeShares returns the shares, reading them when they are older than
-// sharesTTL (sharesRetry when none were listed); nil when they were never
-// read. One caller reads at a time; the others go on with what there is.
+// lexemeShares returns the shares. The first call reads them (a read of
+// pg_stats costs tens of milliseconds at a million bundles: its 10,000
+// lexemes); later, shares older than sharesTTL (sharesRetry when none were
+// listed) are read again in the background, and the searches meanwhile use
+// what there is. nil when they could not be read.
 func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 	w := &s.shares
 	w.mu.Lock()
 	cur := w.shares
-	stale := cur == nil || time.Since(cur.read) > sharesTTL ||
-		len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
-	if !stale || w.reading {
+	if cur == nil {
 		w.mu.Unlock()
-		return cur
+		next, err := s.readLexemeShares(ctx)
+		if err != nil {
+			return nil
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.shares == nil {
+			w.shares = next
+		}
+		return w.shares
 	}
-	w.reading = true
-	w.mu.Unlock()
-	next, err := s.readLexemeShares(ctx)
-	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.reading = false
-	if err != nil {
-		return cur
+	stale := time.Since(cur.read) > sharesTTL || len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
+	if stale && !w.reading {
+		w.reading = true
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
+			defer cancel()
+			next, err := s.readLexemeShares(ctx)
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.reading = false
+			if err == nil {
+				w.shares = next
+			}
+		}()
 	}
-	w.shares = next
-	return next
+	return cur
 }
 
 // readLexemeShares reads the planner's statistics of bundles.search. For a
