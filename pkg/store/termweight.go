@@ -36,6 +36,10 @@ const (
 	// apart, and leaving it out made the partial tier's newest head
 	// matches of the other words a walk of ~16,000 rows at 1M.
 	commonShare = 0.5
+	// minIndexBundles: an index of fewer bundles (as ANALYZE last counted
+	// them) has no stop words of its own: among a few dozen bundles, a word
+	// half of them hold still tells them apart.
+	minIndexBundles = 500
 	// sharesTTL is how long the shares read are used; sharesRetry how soon
 	// they are read again when the table had no statistics yet.
 	sharesTTL   = 5 * time.Minute
@@ -151,15 +155,17 @@ func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 	return cur
 }
 
-// readLexemeShares reads the planner's statistics of bundles.search. For a
-// tsvector, most_common_elem_freqs lists one share per lexeme, then the
-// least and the greatest of them.
+// readLexemeShares reads the planner's statistics of bundles.search (none
+// for an index of fewer than minIndexBundles). For a tsvector,
+// most_common_elem_freqs lists one share per lexeme, then the least and the
+// greatest of them.
 func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 	var elems []string
 	var freqs []float32
 	err := s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
 		coalesce(most_common_elem_freqs, '{}')
-	FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'bundles' AND attname = 'search'`).
+	FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'bundles' AND attname = 'search'
+		AND (SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass) >= $1`, minIndexBundles).
 		Scan(&elems, &freqs)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: lexeme shares: %w", err)

@@ -10,20 +10,21 @@ import (
 )
 
 // A word most bundles hold is a stop word of the index once the table is
-// analysed: "bundle kestrel" finds the kestrel bundle that does not say
-// "bundle" as a full match, ahead of bundles that say "bundle" and mention
-// kestrels less; a q of common words alone keeps them all, and one common
-// word is looked up as it is.
+// analysed and holds minIndexBundles: "bundle kestrel" finds the kestrel
+// bundle that does not say "bundle" as a full match, ahead of bundles that
+// say "bundle" and mention kestrels less; a q of common words alone keeps
+// them all, and one common word is looked up as it is.
 func TestSearchIndexStopWords(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	var batch []store.BundleInput
-	for i := range 40 {
+	const n = 520 // more than minIndexBundles
+	for i := range n {
 		in := repoBundle(fmt.Sprintf("owner%d", i), "kb", "index.md")
 		in.Card.Name = fmt.Sprintf("Bundle %d", i)
 		in.Card.Tagline = "A knowledge bundle"
 		in.Card.Description = "Notes kept as a bundle."
-		if i%10 == 0 {
+		if i%130 == 0 {
 			in.Card.Description += " Somewhere it says kestrel."
 		}
 		batch = append(batch, in)
@@ -47,6 +48,19 @@ func TestSearchIndexStopWords(t *testing.T) {
 	if got := search("bundle kestrel"); len(got) == 0 || got[0].ID == kestrel.ID {
 		t.Errorf("unanalysed: %v, want the bundles holding both words first", ids(got))
 	}
+	// Nor has an analysed index of fewer than minIndexBundles (a fresh
+	// database: the same words, one bundle in all).
+	small, _ := newStore(t)
+	if _, err := small.UpsertBundles(ctx, batch[len(batch)-5:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := small.Analyze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := small.Search(ctx, store.SearchParams{Q: "bundle kestrel", Sort: wire.SortRelevance}); err != nil ||
+		len(got) != 5 || !got[0].Partial {
+		t.Errorf("small index: %v %v, want no bundle holding both words, five holding one", err, ids(got))
+	}
 	if err := s.Analyze(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +74,16 @@ func TestSearchIndexStopWords(t *testing.T) {
 			full++
 		}
 	}
-	if full != 40 {
-		t.Errorf("common words alone: %d bundles hold both, want 40", full)
+	if full != 100 {
+		t.Errorf("common words alone: %d bundles hold both of the first 100, want 100", full)
 	}
-	if got := search("bundle"); len(got) != 40 {
-		t.Errorf("one common word: %d bundles, want 40", len(got))
+	n1, err := s.CountMatches(ctx, store.SearchParams{Q: "bundle"})
+	if err != nil || n1.N != n {
+		t.Errorf("one common word: %+v %v, want %d bundles", n1, err, n)
 	}
-	n, err := s.CountMatches(ctx, store.SearchParams{Q: "bundle kestrel"})
-	if err != nil || n.N != 5 || n.Some {
-		t.Errorf("count of bundle kestrel: %+v %v, want the 5 the search lists", n, err)
+	cnt, err := s.CountMatches(ctx, store.SearchParams{Q: "bundle kestrel"})
+	if err != nil || cnt.N != 5 || cnt.Some {
+		t.Errorf("count of bundle kestrel: %+v %v, want the 5 the search lists", cnt, err)
 	}
 }
 
