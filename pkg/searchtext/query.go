@@ -30,7 +30,10 @@ type Query struct {
 	// of q (trimmed) is one of: owner/repo (with or without ".git" and a
 	// trailing slash); github.com/owner/repo or http(s)://(www.)github.com/
 	// owner/repo, with or without ".git", a trailing slash, a further path
-	// (/tree/main/docs), a query or a fragment. "" otherwise. owner is
+	// (/tree/main/docs), a query or a fragment; the clone addresses
+	// git@github.com:owner/repo and ssh://, git:// or git+https:// ones;
+	// raw.githubusercontent.com/owner/repo/<branch>/<path>; any of these in
+	// <angle brackets>. "" otherwise. owner is
 	// [A-Za-z0-9][A-Za-z0-9-]{0,38}, repo [A-Za-z0-9._-]{1,100}. Any a/b
 	// shaped query counts, "ci/cd" too: the exact tier then finds no such
 	// repository, and Terms still hold its words for the text tiers.

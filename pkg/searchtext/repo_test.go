@@ -30,6 +30,14 @@ var repoCases = []struct {
 	{"https://github.com/owner/repo#frag", "owner/repo", nil},
 	{"https://github.com/owner/repo.git?x=1#frag", "owner/repo", nil},
 	{"github.com/owner/repo/tree/main", "owner/repo", nil},
+	{"git@github.com:Owner/Repo.git", "owner/repo", nil},
+	{"git@github.com:owner/repo", "owner/repo", nil},
+	{"ssh://git@github.com/owner/repo.git", "owner/repo", nil},
+	{"git://github.com/owner/repo.git", "owner/repo", nil},
+	{"git+https://github.com/owner/repo.git", "owner/repo", nil},
+	{"https://raw.githubusercontent.com/owner/repo/main/docs/index.md", "owner/repo", nil},
+	{"<https://github.com/owner/repo>", "owner/repo", nil},
+	{"<owner/repo>", "owner/repo", nil},
 	{"SatohaCC/PharmacyDomain", "satohacc/pharmacydomain",
 		terms(split("satohacc", "satoha", "cc"), split("pharmacydomain", "pharmacy", "domain"))},
 	{"owner/repo.name_x-y", "owner/repo.name_x-y", nil},
@@ -53,6 +61,10 @@ var repoCases = []struct {
 	{"owner/repö", "", nil},
 	{"https://gitlab.com/owner/repo", "", nil},
 	{"https://owner/repo", "", nil},
+	{"git@owner/repo", "", nil},
+	{"git@gitlab.com:owner/repo.git", "", nil},
+	{"https://raw.githubusercontent.com/owner", "", nil},
+	{"<https://github.com/owner/repo", "", nil},
 	{"github.com/owner", "", nil},
 	{"github.com.evil/owner/repo", "", nil},
 }
@@ -92,6 +104,9 @@ func TestParseQueryRepoDir(t *testing.T) {
 		"https://github.com/a/b":                                             "",
 		"a/b":                                                                "",
 		"https://github.com/a/b/issues/3":                                    "",
+		"https://raw.githubusercontent.com/a/b/main/docs/okf/index.md":       "docs/okf",
+		"https://raw.githubusercontent.com/a/b/main/index.md":                "",
+		"git@github.com:a/b.git":                                             "",
 	} {
 		if got := ParseQuery(q).Dir; got != want {
 			t.Errorf("ParseQuery(%q).Dir = %q, want %q", q, got, want)

@@ -77,9 +77,10 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 	return err
 }
 
-// ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p.
+// ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p,
+// its terms as Search looks them up (the index's stop words left out).
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	sql, args, err := searchSQL(p, searchtext.ParseQuery(p.Q), false)
+	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), false)
 	if err != nil || sql == "" {
 		return "", err
 	}

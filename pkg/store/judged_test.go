@@ -64,9 +64,11 @@ func (k kindFigures) mean() kindFigures {
 // minRecall5 is the least recall@5 TestRelevanceJudged accepts of the new
 // ranking, per kind of query (exact names are also held to exact-name@1 =
 // 100%). Thresholds sit at or just under what the ranking reaches, so that
-// the test catches a ranking that gets worse. What is still missed: a
-// Katakana word of a tagline's end, past what the head vector holds, that
-// decoys of more stars mention ("ナレッジベース", cjk).
+// the test catches a ranking that gets worse. What is still missed: of a
+// CJK run found in two bundles, the one that holds it in its description
+// only, among decoys of more stars that mention it too ("视频生成", cjk); of
+// a hyphenated name two bundles share, one of them below more
+// popular mentions.
 var minRecall5 = map[string]float64{
 	"name":     1,
 	"repo":     1,
@@ -76,9 +78,9 @@ var minRecall5 = map[string]float64{
 	"question": 1,
 	"extra":    1,
 	"lang":     1,
-	"hyphen":   0.94,
-	"camel":    0.94,
-	"cjk":      0.78,
+	"hyphen":   0.97,
+	"camel":    1,
+	"cjk":      0.93,
 	"url":      1,
 	"prefix":   1,
 }
@@ -92,7 +94,8 @@ var decoyNameWords = []string{"Knowledge", "Bundle", "Wiki", "Catalog", "Docs", 
 // seedJudged writes the real corpus, then decoys per live real bundle
 // (newer, of any popularity, naming generic words and mentioning the real
 // bundle's words and two others' in their descriptions), and returns the
-// judged queries. Writing an index twice writes nothing new.
+// judged queries, with the table analysed. Writing an index twice writes
+// nothing new.
 func seedJudged(t testing.TB, s *store.Store, decoys int) []judgedQuery {
 	t.Helper()
 	ctx := context.Background()
@@ -127,6 +130,11 @@ func seedJudged(t testing.TB, s *store.Store, decoys int) []judgedQuery {
 				t.Fatal(err)
 			}
 		}
+	}
+	// The planner's statistics, as autovacuum keeps them: search reads
+	// how common each word is from them (termweight.go).
+	if err := s.Analyze(ctx); err != nil {
+		t.Fatal(err)
 	}
 	return judgedQueries(t, live)
 }

@@ -57,10 +57,14 @@ func (s *Store) NaiveSearch(ctx context.Context, q NaiveQuery) ([]Bundle, error)
 
 // Analyze refreshes the planner's statistics of the bundles table, as
 // autovacuum would some time after a bulk build: search plans depend on
-// them (search.go).
+// them (search.go), and so do the index's stop words, which this Store
+// reads again at its next search (termweight.go).
 func (s *Store) Analyze(ctx context.Context) error {
 	if _, err := s.write.Exec(ctx, `VACUUM (ANALYZE) bundles`); err != nil {
 		return fmt.Errorf("store: analyze bundles: %w", err)
 	}
+	s.shares.mu.Lock()
+	s.shares.shares = nil
+	s.shares.mu.Unlock()
 	return nil
 }

@@ -50,7 +50,7 @@ type MatchCount struct {
 // matchWhere is the WHERE clause of the bundles a search with p lists (its
 // filters and, with q, every term of q; with some, any term), or "" when q
 // has nothing to look for.
-func matchWhere(b *sqlBuilder, p SearchParams, some bool) (string, error) {
+func (s *Store) matchWhere(ctx context.Context, b *sqlBuilder, p SearchParams, some bool) (string, error) {
 	where := b.filters(p)
 	if p.Q == "" {
 		return where, nil
@@ -59,7 +59,7 @@ func matchWhere(b *sqlBuilder, p SearchParams, some bool) (string, error) {
 	if excludesItself(parsed) {
 		return "", ErrQueryExcludesItself
 	}
-	tq, ok := b.textQuery(p.Q, parsed)
+	tq, ok := b.textQuery(p.Q, s.weigh(ctx, parsed)) // the terms Search looks up
 	switch {
 	case !ok:
 		return "", nil
@@ -89,7 +89,7 @@ func (s *Store) CountMatches(ctx context.Context, p SearchParams) (MatchCount, e
 
 func (s *Store) countMatches(ctx context.Context, p SearchParams, some bool) (MatchCount, error) {
 	b := &sqlBuilder{}
-	where, err := matchWhere(b, p, some)
+	where, err := s.matchWhere(ctx, b, p, some)
 	if err != nil || where == "" {
 		return MatchCount{Exact: true}, err
 	}
@@ -171,7 +171,7 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 		out.ByConcepts = append(out.ByConcepts, wire.Facet{V: band})
 	}
 	b := &sqlBuilder{}
-	where, err := matchWhere(b, p, some)
+	where, err := s.matchWhere(ctx, b, p, some)
 	if err != nil || where == "" {
 		return MatchCount{Exact: true}, out, err
 	}

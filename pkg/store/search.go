@@ -53,8 +53,9 @@ package store
 //     share: at most exactCap+1 reads of bundles_live_exact), then a ranked
 //     window whose candidates come from recency and popularity alike (the
 //     rankWindow newest matches in the name, identifier or tagline, and the
-//     most starred matches among the starWalk most starred bundles; a rare
-//     word's every match), scored by ts_rank_cd (weighted cover density;
+//     most starred matches among the starWalk most starred bundles; for a
+//     rare word, or when fewer than starWalk bundles pass the filters, the
+//     best scored of every match), scored by ts_rank_cd (weighted cover density;
 //     ts_rank scores every bundle 1e-20 when q excludes a word) times ln(e +
 //     stars); then the other matches, newest first. The order is fixed
 //     whatever the page, so paging neither repeats nor skips. Every source
@@ -129,20 +130,28 @@ const (
 //     (~0.5% of bundles) ~6,600 rows. When the walk finds
 //     no match at all (more than rareWalk), q is rare: p reads its matches
 //     through the GIN index, and when they are at most exactCap, p is the
-//     most starred of all of them (a rare word is ranked entirely). Reading
-//     the GIN index first would cost a common word's posting list every
-//     time (thousands of postings for names whose words are common).
+//     best scored of all of them (a rare word is ranked entirely). So it is
+//     when fewer than starWalk bundles pass the filters (a small index, a
+//     narrow filter): the walk then saw every bundle, and the most starred
+//     matches would leave out a tagline match of no stars that more
+//     starred bundles mention. Reading the GIN index first would cost a
+//     common word's posting list every time (thousands of postings for
+//     names whose words are common); knowing whether fewer than starWalk
+//     bundles pass the filters costs at most starWalk index entries.
 //   - rankWeights are ts_rank_cd's weights of D (concepts), C
 //     (description), B (tagline) and A (name, identifier). A name match
-//     counts twenty description mentions (Postgres's defaults make it five):
-//     multiplied by popularity, five let any bundle of ~150 stars that
-//     mentions a word once outrank the bundle named by it, which the judged
-//     set (judged_test.go) counts as a miss.
+//     counts forty description mentions and a tagline match twelve
+//     (Postgres's defaults make them five and two): multiplied by
+//     popularity, five let any bundle of ~150 stars that mentions a word
+//     once outrank the bundle named by it, and with a tagline worth six
+//     mentions, bundles of ~400 stars mentioning a CJK phrase passed the
+//     one whose tagline holds it; the judged set (judged_test.go) counts
+//     both as misses.
 //   - popularity multiplies the text rank by ln(e + stars), as pkgsite
 //     multiplies by ln(e + importers): 1 for no stars, ~3.9 for 50, ~6.9
 //     for 1,000, ~11.5 for 100,000. It orders bundles of like text rank by
 //     use; across kinds of match, a tagline match passes a name match from
-//     ~25 stars up, a description mention never does.
+//     ~25 stars up, a description mention passes neither.
 //   - The exact tier (q equal to a name, owner/repo, repository name or id,
 //     as okf_name_key normalises them; migration 0012) comes before all of
 //     it, most starred first, at most rankWindow bundles, when at most
@@ -158,7 +167,7 @@ const (
 	starWalk    = 1000
 	rareWalk    = 0
 	rankWindow  = 32
-	rankWeights = `'{0.02, 0.05, 0.3, 1.0}'`
+	rankWeights = `'{0.01, 0.025, 0.3, 1.0}'`
 	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
 )
 
@@ -203,11 +212,15 @@ var sortOrders = map[wire.Sort]string{
 // words, in order and adjacent, each the start of a word there, so "event
 // sour" finds "Event Sourcing".
 func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
-	var q searchtext.Query // read once: the statements, the fallback and the snippets use it
+	// q is read once: the statements, the fallback and the snippets use
+	// it. The statements look up its terms less those too common in the
+	// index to tell bundles apart (weigh).
+	var asked, q searchtext.Query
 	if p.Q != "" {
-		if q = searchtext.ParseQuery(p.Q); excludesItself(q) {
+		if asked = searchtext.ParseQuery(p.Q); excludesItself(asked) {
 			return nil, ErrQueryExcludesItself
 		}
+		q = s.weigh(ctx, asked)
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
 	out, err := s.search(ctx, p, q, false)
@@ -231,7 +244,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		keepPartialTier(p, out)
 	}
 	if p.Q != "" {
-		addSnippets(q, out)
+		addSnippets(asked, out)
 	}
 	return out, nil
 }
@@ -453,10 +466,11 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 //     (newest head matches) and p (most starred matches), less e; scored by
 //     ts_rank_cd with rankWeights times popularity. p is pw, the matches
 //     among the starWalk most starred bundles (sw: the walk, which keeps
-//     the bundles holding any term for the partial tier), and when pw found at most
-//     rareWalk, p0, every match read through the GIN index if there are at
-//     most exactCap (p0 is read only then; its LIMIT stops the read of a
-//     commoner q).
+//     the bundles holding any term for the partial tier), or, when pw found
+//     at most rareWalk or fewer than starWalk bundles pass the filters, pr:
+//     the rankWindow best scored of p0, every match read through the GIN
+//     index if there are at most exactCap (p0 is read only then; its LIMIT
+//     stops the read of a commoner q).
 //   - the rest, newest first: a, the newest matches, less e and w.
 //   - the partial tier (partialTier): bundles holding some terms.
 //
@@ -486,6 +500,8 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 		near = `dir = ` + b.arg(tq.dir)
 	}
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
+	// The window's score of the bundles row x.
+	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + tq.allTyped + `) * ` + fmt.Sprintf(popularity, "x")
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
 	// bundle, every live bundle's when no name matches), h, p and w.
@@ -509,14 +525,17 @@ WITH e0 AS MATERIALIZED (
 ), pw AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM sw WHERE holds_all` + byStars + `
 ), p0 AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at FROM bundles WHERE ` + match + ` AND (SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+	SELECT id FROM bundles WHERE ` + match + ` AND ((SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+		OR (SELECT count(*) FROM (SELECT 1 FROM bundles WHERE ` + filters + ` LIMIT ` + strconv.Itoa(starWalk) + `) AS n) < ` + strconv.Itoa(starWalk) + `)
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
+), pr AS MATERIALIZED (
+	SELECT x.id, x.indexed_at FROM p0 JOIN bundles AS x USING (id)
+	WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
+	ORDER BY ` + score + ` DESC, x.id LIMIT ` + win + `
 ), p AS MATERIALIZED (
-	SELECT id, indexed_at FROM (
-		SELECT id, repo_stars, indexed_at FROM pw
-		UNION
-		SELECT id, repo_stars, indexed_at FROM p0 WHERE (SELECT count(*) FROM p0) <= ` + strconv.Itoa(exactCap) + `
-	) AS u` + byStars + `
+	SELECT id, indexed_at FROM pw WHERE (SELECT count(*) FROM pr) = 0
+	UNION
+	SELECT id, indexed_at FROM pr
 ), w AS MATERIALIZED (
 	SELECT id, indexed_at FROM h UNION SELECT id, indexed_at FROM p
 	EXCEPT SELECT id, indexed_at FROM e
@@ -559,7 +578,6 @@ ORDER BY page.indexed_at DESC, page.id`
 	// counted from the start of the rest.
 	scored := ranked + ` > ` + strconv.Itoa(offset)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
-	score := `ts_rank_cd(` + rankWeights + `, x.search, ` + tq.allTyped + `) * ` + fmt.Sprintf(popularity, "x")
 	partial := ``
 	if len(tq.terms) > 1 {
 		partial = b.partialTier(tq, filters, end, ranked)

@@ -35,6 +35,10 @@ type Store struct {
 	// the read pool's slow searches.
 	fresh *pgxpool.Pool
 	now   func() time.Time
+	// shares are the shares of bundles holding the search vector's
+	// commonest lexemes, and the lexemes of the query words met
+	// (termweight.go).
+	shares termShares
 }
 
 // readParams are the session settings of a read pool whose statements stop

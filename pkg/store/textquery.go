@@ -3,6 +3,7 @@ package store
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/okfindex/okf-index/pkg/searchtext"
 )
@@ -60,14 +61,26 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 		return textQuery{}, false
 	}
 	lang := b.arg(searchtext.Language(q))
-	for _, t := range terms {
-		plain, typed := b.term(t, lang)
+	simple := ``
+	for i, t := range terms {
+		// Two words typed apart may be one glued name ("chrono pin" is
+		// chronopin): each also matches the two glued, as written.
+		var glued []string
+		for _, pair := range [][2]int{{i - 1, i}, {i, i + 1}} {
+			if w, ok := gluedWord(terms, pair[0], pair[1]); ok {
+				glued = append(glued, w)
+			}
+		}
+		if len(glued) > 0 && simple == `` {
+			simple = b.arg(searchtext.Simple)
+		}
+		plain, typed := b.term(t, lang, glued, simple)
 		tq.terms = append(tq.terms, plain)
 		tq.termsTyped = append(tq.termsTyped, typed)
 	}
 	var excluded []string
 	for _, t := range parsed.Excluded {
-		plain, _ := b.term(t, lang)
+		plain, _ := b.term(t, lang, nil, ``)
 		excluded = append(excluded, `!!`+plain)
 	}
 	and := ``
@@ -135,8 +148,9 @@ func (tq textQuery) headHolds(typed string) string {
 // also the start of a name or tagline word (plain when t is not typed).
 // Both share their arguments: a statement may use either alone. Words are
 // stemmed in English and in lang, the placeholder of the language q is
-// written in (okf_configs, migration 0018).
-func (b *sqlBuilder) term(t searchtext.Term, lang string) (plain, typed string) {
+// written in (okf_configs, migration 0018). A word also matches each of
+// glued as written (simple is the placeholder of searchtext.Simple).
+func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string, simple string) (plain, typed string) {
 	if t.Phrase {
 		plain = `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
 		return plain, plain
@@ -149,6 +163,9 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string) (plain, typed string) 
 	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
 		parts = ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `)`
 	}
+	for _, g := range glued {
+		parts += ` || okf_term(` + b.arg(g) + `, false, ` + simple + `)`
+	}
 	word := func(prefix string) string {
 		return `(okf_term(` + w + `, ` + prefix + `, ` + lang + `)` + parts + `)`
 	}
@@ -158,6 +175,28 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string) (plain, typed string) 
 	}
 	return plain, word("true")
 }
+
+// gluedWord is the word that terms i and j (neighbours in q) make glued,
+// when both are single unquoted words that together make at most
+// maxGluedRunes: "card pack" gives "cardpack" (a typed last word is glued
+// as it stands).
+func gluedWord(terms []searchtext.Term, i, j int) (string, bool) {
+	if i < 0 || j >= len(terms) {
+		return "", false
+	}
+	a, b := terms[i], terms[j]
+	if a.Phrase || b.Phrase || len(a.Words) != 1 || len(b.Words) != 1 {
+		return "", false
+	}
+	w := a.Words[0] + b.Words[0]
+	if utf8.RuneCountInString(w) > maxGluedRunes {
+		return "", false
+	}
+	return w, true
+}
+
+// maxGluedRunes bounds a glued word: names glued of two words are short.
+const maxGluedRunes = 32
 
 // allDigits reports whether w is made of ASCII digits only.
 func allDigits(w string) bool {

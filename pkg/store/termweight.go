@@ -1,0 +1,236 @@
+package store
+
+// How common each term of q is among the bundles, and what follows from
+// it: a term that a large share of bundles hold is a stop word of the
+// index.
+//
+// The shares come from the planner's own statistics of the search vector
+// (pg_stats.most_common_elems of bundles.search: its most common lexemes,
+// up to 10,000, each with the share of rows holding it, as ANALYZE last
+// sampled them), read at most once every sharesTTL, in the background but
+// for the first time, and kept in memory. A
+// term's lexemes (as written and stemmed: okf_lexemes, migration 0018) are
+// asked of the database once per word and language and kept too. Nothing
+// here reads a bundle.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
+)
+
+const (
+	// commonShare: a term held by more than this share of bundles says
+	// nothing about which bundle is meant ("bundle", "knowledge" and
+	// "okf" in an index of OKF bundles). When q has rarer terms, such a
+	// term is left out of it, as a stop word is: "what is the best bundle
+	// for mikrotik" asks for mikrotik, not for every bundle that says
+	// "bundle" and mentions mikrotik once. Half, not less: a word of a
+	// third of bundles (the synthetic index's "guide") still tells some
+	// apart, and leaving it out made the partial tier's newest head
+	// matches of the other words a walk of ~16,000 rows at 1M.
+	commonShare = 0.5
+	// minIndexBundles: an index of fewer bundles (as ANALYZE last counted
+	// them) has no stop words of its own: among a few dozen bundles, a word
+	// half of them hold still tells them apart.
+	minIndexBundles = 500
+	// sharesTTL is how long the shares read are used; sharesRetry how soon
+	// they are read again when the table had no statistics yet.
+	sharesTTL   = 5 * time.Minute
+	sharesRetry = 10 * time.Second
+	// sharesReadTimeout bounds a background read of the shares.
+	sharesReadTimeout = 10 * time.Second
+	// maxCachedWords bounds the lexemes kept per word (emptied when full).
+	maxCachedWords = 20000
+)
+
+// lexemeShares are the shares of rows holding the search vector's most
+// common lexemes.
+type lexemeShares struct {
+	share map[string]float64
+	// floor is the share taken for a lexeme not listed: half the least
+	// listed one (as the planner takes it), 0 when nothing is listed.
+	floor float64
+	read  time.Time
+}
+
+// termShares is what weigh keeps: the shares and the lexemes of the words
+// met.
+type termShares struct {
+	mu      sync.Mutex
+	shares  *lexemeShares
+	reading bool
+	lexemes map[string][]string // lang + " " + word
+}
+
+// weigh returns q without the terms the index finds too common to tell
+// bundles apart (held by more than commonShare of bundles), unless every
+// term is. A q naming a repository, of one term, or excluding words (what
+// it excludes is asked of the terms it keeps) is returned as it is. When
+// the shares or the lexemes cannot be read, q is returned as it is: this
+// is a refinement, never a reason to fail a search.
+func (s *Store) weigh(ctx context.Context, q searchtext.Query) searchtext.Query {
+	if q.Repo != "" || len(q.Terms) < 2 || len(q.Excluded) > 0 {
+		return q
+	}
+	shares := s.lexemeShares(ctx)
+	if shares == nil || len(shares.share) == 0 {
+		return q
+	}
+	lang := searchtext.Language(q.Key)
+	lexemes, err := s.wordLexemes(ctx, lang, q.Terms)
+	if err != nil {
+		return q
+	}
+	termShare := func(t searchtext.Term) float64 {
+		// A phrase is as rare as its rarest word; a word as common as its
+		// commonest lexeme.
+		least := 1.0
+		for _, w := range t.Words {
+			most := shares.floor
+			for _, l := range lexemes[w] {
+				most = max(most, shares.share[l])
+			}
+			least = min(least, most)
+		}
+		return least
+	}
+	var kept []searchtext.Term
+	for _, t := range q.Terms {
+		if termShare(t) <= commonShare {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return q
+	}
+	q.Terms = kept
+	return q
+}
+
+// lexemeShares returns the shares. The first call reads them (a read of
+// pg_stats costs tens of milliseconds at a million bundles: its 10,000
+// lexemes); later, shares older than sharesTTL (sharesRetry when none were
+// listed) are read again in the background, and the searches meanwhile use
+// what there is. nil when they could not be read.
+func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
+	w := &s.shares
+	w.mu.Lock()
+	cur := w.shares
+	if cur == nil {
+		w.mu.Unlock()
+		next, err := s.readLexemeShares(ctx)
+		if err != nil {
+			return nil
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.shares == nil {
+			w.shares = next
+		}
+		return w.shares
+	}
+	defer w.mu.Unlock()
+	stale := time.Since(cur.read) > sharesTTL || len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
+	if stale && !w.reading {
+		w.reading = true
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
+			defer cancel()
+			next, err := s.readLexemeShares(ctx)
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.reading = false
+			if err == nil {
+				w.shares = next
+			}
+		}()
+	}
+	return cur
+}
+
+// readLexemeShares reads the planner's statistics of bundles.search (none
+// for an index of fewer than minIndexBundles). For a tsvector,
+// most_common_elem_freqs lists one share per lexeme, then the least and the
+// greatest of them.
+func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
+	var elems []string
+	var freqs []float32
+	err := s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
+		coalesce(most_common_elem_freqs, '{}')
+	FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'bundles' AND attname = 'search'
+		AND (SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass) >= $1`, minIndexBundles).
+		Scan(&elems, &freqs)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("store: lexeme shares: %w", err)
+	}
+	out := &lexemeShares{share: make(map[string]float64, len(elems)), read: time.Now()}
+	least := 1.0
+	for i, e := range elems {
+		if i >= len(freqs) {
+			break
+		}
+		out.share[e] = float64(freqs[i])
+		least = min(least, float64(freqs[i]))
+	}
+	if len(out.share) > 0 {
+		out.floor = least / 2
+	}
+	return out, nil
+}
+
+// wordLexemes returns the lexemes (okf_lexemes in lang) of every word of
+// terms, asking the database for the words not met before.
+func (s *Store) wordLexemes(ctx context.Context, lang string, terms []searchtext.Term) (map[string][]string, error) {
+	w := &s.shares
+	out := map[string][]string{}
+	var missing []string
+	w.mu.Lock()
+	for _, t := range terms {
+		for _, word := range t.Words {
+			if l, ok := w.lexemes[lang+" "+word]; ok {
+				out[word] = l
+			} else if _, asked := out[word]; !asked {
+				out[word] = nil
+				missing = append(missing, word)
+			}
+		}
+	}
+	w.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := s.read.Query(ctx, `SELECT w, okf_lexemes(w, $1) FROM unnest($2::text[]) AS w`, lang, missing)
+	if err != nil {
+		return nil, fmt.Errorf("store: lexemes: %w", err)
+	}
+	defer rows.Close()
+	got := map[string][]string{}
+	for rows.Next() {
+		var word string
+		var l []string
+		if err := rows.Scan(&word, &l); err != nil {
+			return nil, fmt.Errorf("store: lexemes: %w", err)
+		}
+		got[word] = l
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: lexemes: %w", err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.lexemes == nil || len(w.lexemes) > maxCachedWords {
+		w.lexemes = map[string][]string{}
+	}
+	for word, l := range got {
+		w.lexemes[lang+" "+word] = l
+		out[word] = l
+	}
+	return out, nil
+}
