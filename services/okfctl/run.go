@@ -45,7 +45,7 @@ func runCmd(ctx context.Context, args []string) error {
 
 	dbURL := cfg.DatabaseURL
 	if dbURL == "" {
-		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(*dataDir, "pg"), BinDir: cfg.PGBin})
+		c, err := pgcluster.Start(ctx, runCluster(*dataDir, cfg.PGBin))
 		if err != nil {
 			return err
 		}
@@ -174,4 +174,13 @@ func nextPort(addr string) (string, error) {
 		return "", fmt.Errorf("%q has no usable port", addr)
 	}
 	return net.JoinHostPort(host, strconv.Itoa(n+1)), nil
+}
+
+// runCluster is the private cluster of okfctl run. pg_prewarm's autoprewarm
+// reloads at each start what was in shared buffers before the stop, so a
+// restarted service answers from a warm cache; pg_stat_statements gives
+// each query shape's cost.
+func runCluster(dataDir, pgBin string) pgcluster.Options {
+	return pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), BinDir: pgBin,
+		Preload: []string{"pg_stat_statements", "pg_prewarm"}}
 }
