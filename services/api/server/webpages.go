@@ -213,6 +213,9 @@ func (s *Server) getBundlePage(c echo.Context) error {
 	card := s.publish(b)
 	v := web.NewBundleView(card, s.full, s.baseURL)
 	v.Low = b.Visibility == wire.VisibilityLow
+	if b.Imported {
+		v.SetImported()
+	}
 	v.Canonical = s.baseURL + "/b/" + card.ID
 	if card.Source.Repo != nil {
 		links, ok, err := s.store.BundleLinks(ctx, card.ID)
