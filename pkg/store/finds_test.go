@@ -56,6 +56,13 @@ func findsFixture(t *testing.T) (*store.Store, map[string]string) {
 	kube.Card.Name, kube.Card.Tagline = "Kubernetes Operators", "Running stateful services"
 	add("kube", kube)
 
+	// The repository's camelCase is only in its URL: source.repo is
+	// lowercase, as the indexer writes it.
+	kg := repoBundle("DreamLab-AI", "knowledgeGraph", "okf/index.md")
+	kg.Card.Name, kg.Card.Tagline = "NarrativeGoldmine Knowledge Bundle", "Stories mined for structure"
+	kg.Card.Description, kg.Card.ConceptList, kg.Card.Concepts = "Narratives.", nil, 0
+	add("kg", kg)
+
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		other := repoBundle("misc", n, "index.md")
 		other.Card.Name, other.Card.Tagline = "Misc "+n, "Unrelated notes on cooking"
@@ -87,6 +94,8 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"https://github.com/SatohaCC/PharmacyDomain.git", "pharmacy"},
 		{"github.com/satohacc/pharmacydomain/tree/main/okf", "pharmacy"},
 		{"SatohaCC/PharmacyDomain", "pharmacy"},
+		{"graph", "kg"},           // a part of the repository's camelCase name
+		{"knowledge graph", "kg"}, // the repository's name split as it reads
 	} {
 		for _, sort := range []wire.Sort{wire.SortRelevance, wire.SortRecent} {
 			got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: sort, Limit: 5})

@@ -1,4 +1,4 @@
--- 0028_imported: whether a bundle entered (or last changed) through
+-- 0027_imported: whether a bundle entered (or last changed) through
 -- okfctl import, an operator's copy of repositories, rather than the
 -- sweep or a ping. Not part of the card: the contract's source.via names
 -- the sweep or IndexNow only, and an import writes through the sweep's
