@@ -23,7 +23,7 @@ func findsFixture(t *testing.T) (*store.Store, map[string]string) {
 	}
 	py := repoBundle("pyguild", "PythonTips", "index.md")
 	py.Card.Name, py.Card.Tagline = "Python Tips", "Idioms for everyday code"
-	py.Card.Description = "All about the decorator pattern and context managers."
+	py.Card.Description = "## About\n\nAll about the *decorator* pattern and [context managers](cm.md)."
 	add("python", py)
 
 	hydro := repoBundle("geo", "hydro", "index.md")
@@ -153,7 +153,8 @@ func TestSearchWordsAreOptional(t *testing.T) {
 }
 
 // Every result of a q search says why it matched: a passage of the field
-// that holds the words, the words marked; a search without q has none.
+// that holds the words, as a reader sees it (markdown's syntax left out),
+// the words marked; a search without q has none.
 func TestSearchSnippets(t *testing.T) {
 	t.Parallel()
 	s, _ := findsFixture(t)
@@ -161,8 +162,8 @@ func TestSearchSnippets(t *testing.T) {
 	if err != nil || len(got) == 0 {
 		t.Fatalf("search: %v, %d results", err, len(got))
 	}
-	want := wire.Snippet{Field: "description", Text: "All about the decorator pattern and context managers.",
-		Highlights: [][2]int{{14, 23}}}
+	want := wire.Snippet{Field: "description", Text: "About All about the decorator pattern and context managers.",
+		Highlights: [][2]int{{20, 29}}}
 	if sn := got[0].Snippet; sn == nil || sn.Field != want.Field || sn.Text != want.Text || !slices.Equal(sn.Highlights, want.Highlights) {
 		t.Errorf("snippet = %+v, want %+v", sn, want)
 	}
