@@ -43,6 +43,7 @@ var writtenColumns = []writtenColumn{
 	column("search_extra", "text", func(r bundleRow) string { return r.searchExtra }),
 	column("cut", "text", func(r bundleRow) string { return strings.Join(r.in.Cut, ",") }).as("string_to_array(u.cut, ',')"),
 	column("look_alike_key", "text", func(r bundleRow) string { return r.lookAlike }),
+	column("imported", "boolean", func(r bundleRow) bool { return r.in.Imported }),
 }
 
 // columnsNotWritten are the columns of bundles a writer does not set from

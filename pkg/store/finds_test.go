@@ -23,7 +23,7 @@ func findsFixture(t *testing.T) (*store.Store, map[string]string) {
 	}
 	py := repoBundle("pyguild", "PythonTips", "index.md")
 	py.Card.Name, py.Card.Tagline = "Python Tips", "Idioms for everyday code"
-	py.Card.Description = "All about the decorator pattern and context managers."
+	py.Card.Description = "## About\n\nAll about the *decorator* pattern and [context managers](cm.md)."
 	add("python", py)
 
 	hydro := repoBundle("geo", "hydro", "index.md")
@@ -56,6 +56,13 @@ func findsFixture(t *testing.T) (*store.Store, map[string]string) {
 	kube.Card.Name, kube.Card.Tagline = "Kubernetes Operators", "Running stateful services"
 	add("kube", kube)
 
+	// The repository's camelCase is only in its URL: source.repo is
+	// lowercase, as the indexer writes it.
+	kg := repoBundle("DreamLab-AI", "knowledgeGraph", "okf/index.md")
+	kg.Card.Name, kg.Card.Tagline = "NarrativeGoldmine Knowledge Bundle", "Stories mined for structure"
+	kg.Card.Description, kg.Card.ConceptList, kg.Card.Concepts = "Narratives.", nil, 0
+	add("kg", kg)
+
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		other := repoBundle("misc", n, "index.md")
 		other.Card.Name, other.Card.Tagline = "Misc "+n, "Unrelated notes on cooking"
@@ -87,6 +94,8 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"https://github.com/SatohaCC/PharmacyDomain.git", "pharmacy"},
 		{"github.com/satohacc/pharmacydomain/tree/main/okf", "pharmacy"},
 		{"SatohaCC/PharmacyDomain", "pharmacy"},
+		{"graph", "kg"},           // a part of the repository's camelCase name
+		{"knowledge graph", "kg"}, // the repository's name split as it reads
 	} {
 		for _, sort := range []wire.Sort{wire.SortRelevance, wire.SortRecent} {
 			got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: sort, Limit: 5})
@@ -144,7 +153,8 @@ func TestSearchWordsAreOptional(t *testing.T) {
 }
 
 // Every result of a q search says why it matched: a passage of the field
-// that holds the words, the words marked; a search without q has none.
+// that holds the words, as a reader sees it (markdown's syntax left out),
+// the words marked; a search without q has none.
 func TestSearchSnippets(t *testing.T) {
 	t.Parallel()
 	s, _ := findsFixture(t)
@@ -152,8 +162,8 @@ func TestSearchSnippets(t *testing.T) {
 	if err != nil || len(got) == 0 {
 		t.Fatalf("search: %v, %d results", err, len(got))
 	}
-	want := wire.Snippet{Field: "description", Text: "All about the decorator pattern and context managers.",
-		Highlights: [][2]int{{14, 23}}}
+	want := wire.Snippet{Field: "description", Text: "About All about the decorator pattern and context managers.",
+		Highlights: [][2]int{{20, 29}}}
 	if sn := got[0].Snippet; sn == nil || sn.Field != want.Field || sn.Text != want.Text || !slices.Equal(sn.Highlights, want.Highlights) {
 		t.Errorf("snippet = %+v, want %+v", sn, want)
 	}

@@ -84,8 +84,10 @@ func (r bundleRow) analysed() bundleRow {
 // records: a change of analyse (or of pkg/searchtext) that changes what a
 // stored row would hold increments it, and writers then rewrite rows of an
 // older version even when their content is the same (migration 0018).
-// Version 2 adds the look_alike_key column (migration 0021).
-const analysisVersion = 2
+// Version 2 adds the look_alike_key column (migration 0021); version 3
+// splits the repository as the code host spells it (its camelCase), not
+// the lowercase source.repo.
+const analysisVersion = 3
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line
@@ -100,10 +102,7 @@ func analyse(in BundleInput) (lang, extra string) {
 		concepts.WriteString(k.Summary)
 		concepts.WriteByte(' ')
 	}
-	a := in.Name + " " + in.Source.Dir
-	if in.Source.Repo != nil {
-		a += " " + *in.Source.Repo
-	}
+	a := in.Name + " " + in.Source.Dir + " " + in.Source.DisplayRepo()
 	lang = searchtext.Language(in.Name + " " + in.Tagline + " " + in.Description + " " + concepts.String())
 	extra = strings.Join([]string{searchtext.Expand(a), searchtext.Expand(in.Tagline),
 		searchtext.Expand(in.Description), searchtext.Expand(concepts.String())}, "\n")

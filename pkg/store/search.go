@@ -266,7 +266,7 @@ func addSnippets(q searchtext.Query, page []Bundle) {
 			}
 		}
 		p, ok := searchtext.Snippet(q, []searchtext.Field{{Name: "name", Text: c.Name},
-			{Name: "tagline", Text: c.Tagline}, {Name: "description", Text: c.Description},
+			{Name: "tagline", Text: c.Tagline}, {Name: "description", Text: searchtext.PlainMarkdown(c.Description)},
 			{Name: "concepts", Text: concepts.String()}})
 		if ok {
 			c.Snippet = &wire.Snippet{Field: p.Field, Text: p.Text, Highlights: p.Marks}

@@ -29,6 +29,9 @@ type Bundle struct {
 	// Partial is set by Search with q on a bundle that holds some of q's
 	// terms but not all of them (words are optional: search.go).
 	Partial bool `json:"-"`
+	// Imported is set by GetBundle: the bundle entered, or last changed,
+	// through okfctl import (BundleInput.Imported), not the sweep or a ping.
+	Imported bool `json:"-"`
 }
 
 // BundleInput is one parsed bundle to write: its card as the indexer made
@@ -42,6 +45,9 @@ type BundleInput struct {
 	RootSHA256 string
 	// Low is true when the path marks an example or fixture (source.Repo.Low).
 	Low bool
+	// Imported is true when okfctl import writes it: an operator's copy of
+	// a repository, written through the sweep's path (source.via "sweep").
+	Imported bool
 }
 
 // UpsertResult says what a write did.

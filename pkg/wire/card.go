@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
+	"strings"
 )
 
 // Card is a bundle card as the API publishes it (contract 2.1).
@@ -95,6 +97,25 @@ type BundleSource struct {
 	Repo   *string `json:"repo"` // lowercase owner/repo; nil for domain bundles
 	Dir    string  `json:"dir"`
 	Path   string  `json:"path"`
+}
+
+// DisplayRepo is the bundle's repository as the code host spells it
+// ("DreamLab-AI/knowledgeGraph"), read from URL, where Repo is lowercase
+// (the contract's source.repo); Repo itself when URL names no repository
+// equal to it; "" for a domain bundle.
+func (s BundleSource) DisplayRepo() string {
+	if s.Repo == nil {
+		return ""
+	}
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return *s.Repo
+	}
+	parts := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 3)
+	if len(parts) >= 2 && strings.EqualFold(parts[0]+"/"+parts[1], *s.Repo) {
+		return parts[0] + "/" + parts[1]
+	}
+	return *s.Repo
 }
 
 // RepoSignal is what the code host says of a bundle's repository (contract 2.4).

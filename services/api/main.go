@@ -29,6 +29,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/ops"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/services/api/server"
+	"github.com/okfindex/okf-index/services/api/server/protoerr"
 )
 
 // build is the published commit, set with -ldflags "-X main.build=<commit>".
@@ -105,7 +106,7 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(protoerr.Listener{Listener: ln}) }()
 	log.Info("listening", "addr", ln.Addr().String(), "ops_addr", opsLn.Addr().String(),
 		"public_base_url", cfg.PublicBaseURL, "variant", cfg.Variant, "build", build,
 		"river_ui", cfg.MetricsToken != "")

@@ -353,3 +353,26 @@ func TestShutdownDelay(t *testing.T) {
 		t.Fatal("okf-api did not exit")
 	}
 }
+
+// A request Go's HTTP server refuses before any handler (a path whose
+// percent escape is not two hex digits) answers the API's JSON error from
+// the real binary, not Go's plain text.
+func TestMalformedRequestAnswersJSON(t *testing.T) {
+	p := startAPI(t)
+	c, err := net.DialTimeout("tcp", p.apiAddr, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, "GET /api/bundles/%zz HTTP/1.1\r\nHost: okf-index.example\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct{ Error, Message string }
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 400 ||
+		body.Error != "invalid_request" || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("%d %s %+v %v", resp.StatusCode, resp.Header.Get("Content-Type"), body, err)
+	}
+}

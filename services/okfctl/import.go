@@ -285,6 +285,7 @@ func (p *importParser) repo(r repoDir, roots []string, now time.Time) error {
 		loc := source.Repo{Owner: r.owner, Name: r.name, Branch: meta.DefaultBranch, Path: rel}
 		parsed, err := indexer.ParseRepo(data, loc, info, now)
 		in := parsed.Input
+		in.Imported = true
 		read.Roots = append(read.Roots, indexer.Verdict(rel, parsed, err, info.Files))
 		p.meter.add(1)
 		if errors.Is(err, okf.ErrNotBundle) {

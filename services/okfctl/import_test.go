@@ -160,6 +160,9 @@ func TestImportRealCorpus(t *testing.T) {
 		case row.Kind == "fixture" && b.Visibility != wire.VisibilityLow:
 			t.Errorf("%s %s: fixture is %s, want low", row.Repo, row.IndexPath, b.Visibility)
 		}
+		if err == nil && (!b.Imported || b.Source.Via != "sweep") {
+			t.Errorf("%s %s: imported %v via %q, want imported through the sweep's path", row.Repo, row.IndexPath, b.Imported, b.Source.Via)
+		}
 		if err == nil && !strings.Contains(b.IndexURL, "/"+row.Repo+"/") {
 			t.Errorf("%s %s: index_url %s does not name the repository as displayed", row.Repo, row.IndexPath, b.IndexURL)
 		}

@@ -154,7 +154,7 @@ func runDatabase(ctx context.Context, dbURL, pgBin, dataDir string) (url string,
 	if dbURL != "" {
 		return dbURL, stop, nil
 	}
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), BinDir: pgBin})
+	c, err := pgcluster.Start(ctx, runCluster(dataDir, pgBin))
 	if err != nil {
 		return "", stop, err
 	}
@@ -198,4 +198,13 @@ func childEnv(cfg config.Config, dbURL, dataDir string) ([]string, error) {
 		env = append(env, "DATABASE_READ_URL="+dbURL)
 	}
 	return env, nil
+}
+
+// runCluster is the private cluster of okfctl run. pg_prewarm's autoprewarm
+// reloads at each start what was in shared buffers before the stop, so a
+// restarted service answers from a warm cache; pg_stat_statements gives
+// each query shape's cost.
+func runCluster(dataDir, pgBin string) pgcluster.Options {
+	return pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), BinDir: pgBin,
+		Preload: []string{"pg_stat_statements", "pg_prewarm"}}
 }

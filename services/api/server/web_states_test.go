@@ -9,6 +9,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
 // main is the <main> of a page.
@@ -165,6 +166,14 @@ func TestWebBundleOwnerRepoDocs(t *testing.T) {
 	}
 	if strings.Count(page, "Field guide 03") != 1 {
 		t.Errorf("the name shows %d times", strings.Count(page, "Field guide 03"))
+	}
+	// A bundle okfctl import wrote says so (its card's via stays "sweep").
+	if _, err := a.store.Pool().Exec(t.Context(), `UPDATE bundles SET imported = true WHERE id = $1`, ids[4]); err != nil {
+		t.Fatal(err)
+	}
+	page = mainOf(string(a.get("/b/"+ids[4], 200, nil)))
+	if !strings.Contains(page, web.ImportedProvenance) || strings.Contains(page, "daily sweep") {
+		t.Errorf("imported bundle page lacks %q", web.ImportedProvenance)
 	}
 	page = mainOf(string(a.get("/b/"+ids[30], 200, nil))) // the domain bundle
 	if !strings.Contains(page, "Published by IndexNow from docs.example.org") || strings.Contains(page, "git clone") {

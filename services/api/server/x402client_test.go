@@ -22,26 +22,30 @@ import (
 // (scripts/ensure-node-tools.sh) and names their directory in
 // OKF_NODE_TOOLS; a bare go test skips.
 
-// x402ClientScript pays one call with the client of protocol VERSION and
-// prints {status, body, settlement}.
-const x402ClientScript = `
+// x402PayPrelude is the start of every npm client script: the call to make
+// (URL, METHOD, BODY) and makePay(inner), the stock client of protocol
+// VERSION signing with KEY around the fetch inner.
+const x402PayPrelude = `
 const { URL: url, METHOD: method, BODY: body, KEY: key, VERSION: version } = process.env;
-let pay;
-if (version === "1") {
-  const { wrapFetchWithPayment, createSigner } = await import("x402-fetch");
-  const signer = await createSigner("base-sepolia", key);
-  pay = wrapFetchWithPayment(fetch, signer, 30_000_000n);
-} else {
+async function makePay(inner) {
+  if (version === "1") {
+    const { wrapFetchWithPayment, createSigner } = await import("x402-fetch");
+    return wrapFetchWithPayment(inner, await createSigner("base-sepolia", key), 30_000_000n);
+  }
   const { wrapFetchWithPayment, x402Client } = await import("@x402/fetch");
   const { registerExactEvmScheme } = await import("@x402/evm/exact/client");
   const { privateKeyToAccount } = await import("viem/accounts");
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: privateKeyToAccount(key) });
-  pay = wrapFetchWithPayment(fetch, client);
+  return wrapFetchWithPayment(inner, client);
 }
 const init = { method, headers: { "Content-Type": "application/json" } };
 if (body) init.body = body;
-const resp = await pay(url, init);
+`
+
+// x402ClientScript pays one call and prints {status, body, settlement, v2}.
+const x402ClientScript = x402PayPrelude + `
+const resp = await (await makePay(fetch))(url, init);
 const text = await resp.text();
 console.log(JSON.stringify({ status: resp.status, body: text,
   settlement: resp.headers.get("PAYMENT-RESPONSE") || resp.headers.get("X-PAYMENT-RESPONSE") || "",
@@ -58,27 +62,34 @@ type x402ClientResult struct {
 // runX402Client pays one call of the rig with an npm client.
 func runX402Client(t *testing.T, r *payRig, version, method, path, body, key string) x402ClientResult {
 	t.Helper()
+	var res x402ClientResult
+	runNodeScript(t, x402ClientScript, &res, "URL="+r.url+path, "METHOD="+method, "BODY="+body, "KEY="+key, "VERSION="+version)
+	return res
+}
+
+// runNodeScript runs script with the installed Node tools and env, and
+// decodes the last line it prints into out.
+func runNodeScript(t *testing.T, script string, out any, env ...string) {
+	t.Helper()
 	bin := nodeTool(t, "redocly") // the directory of the installed Node tools
 	modules := filepath.Dir(filepath.Dir(bin))
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", x402ClientScript)
+	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", script)
 	cmd.Dir = filepath.Dir(modules)
-	cmd.Env = append(os.Environ(), "URL="+r.url+path, "METHOD="+method, "BODY="+body, "KEY="+key, "VERSION="+version)
-	out, err := cmd.Output()
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.Output()
 	if err != nil {
 		var stderr string
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = string(ee.Stderr)
 		}
-		t.Fatalf("x402 v%s client: %v\n%s", version, err, stderr)
+		t.Fatalf("node client: %v\n%s", err, stderr)
 	}
-	var res x402ClientResult
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-		t.Fatalf("client output %s: %v", out, err)
+	lines := strings.Split(strings.TrimSpace(string(stdout)), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), out); err != nil {
+		t.Fatalf("client output %s: %v", stdout, err)
 	}
-	return res
 }
 
 func TestX402ClientsPay(t *testing.T) {

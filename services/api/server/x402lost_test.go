@@ -3,11 +3,6 @@ package server
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,8 +27,7 @@ import (
 // payment header it signed again; it prints {status, body, payments,
 // attempts}: how many distinct payments it signed and how many answers it
 // read.
-const x402ResendScript = `
-const { URL: url, METHOD: method, BODY: body, KEY: key, VERSION: version } = process.env;
+const x402ResendScript = x402PayPrelude + `
 const signed = [];
 const recording = async (input, init) => {
   const req = new Request(input, init);
@@ -43,22 +37,7 @@ const recording = async (input, init) => {
   }
   return fetch(req);
 };
-let pay;
-if (version === "1") {
-  const { wrapFetchWithPayment, createSigner } = await import("x402-fetch");
-  const signer = await createSigner("base-sepolia", key);
-  pay = wrapFetchWithPayment(recording, signer, 30_000_000n);
-} else {
-  const { wrapFetchWithPayment, x402Client } = await import("@x402/fetch");
-  const { registerExactEvmScheme } = await import("@x402/evm/exact/client");
-  const { privateKeyToAccount } = await import("viem/accounts");
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(key) });
-  pay = wrapFetchWithPayment(recording, client);
-}
-const init = { method, headers: { "Content-Type": "application/json" } };
-if (body) init.body = body;
-let resp = await pay(url, init);
+let resp = await (await makePay(recording))(url, init);
 let attempts = 1;
 while (resp.status === 503 && resp.headers.get("Retry-After") && signed.length > 0 && attempts < 5) {
   await new Promise((r) => setTimeout(r, Number(resp.headers.get("Retry-After")) * 1000));
@@ -81,28 +60,10 @@ type x402ResendResult struct {
 
 func runX402Resend(t *testing.T, r *payRig, version, method, path, body string) x402ResendResult {
 	t.Helper()
-	bin := nodeTool(t, "redocly")
-	modules := filepath.Dir(filepath.Dir(bin))
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
 	k, _ := crypto.GenerateKey()
-	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", x402ResendScript)
-	cmd.Dir = filepath.Dir(modules)
-	cmd.Env = append(os.Environ(), "URL="+r.url+path, "METHOD="+method, "BODY="+body,
-		"KEY=0x"+hex.EncodeToString(crypto.FromECDSA(k)), "VERSION="+version)
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("x402 v%s client: %v\n%s", version, err, stderr)
-	}
 	var res x402ResendResult
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-		t.Fatalf("client output %s: %v", out, err)
-	}
+	runNodeScript(t, x402ResendScript, &res, "URL="+r.url+path, "METHOD="+method, "BODY="+body,
+		"KEY=0x"+hex.EncodeToString(crypto.FromECDSA(k)), "VERSION="+version)
 	return res
 }
 

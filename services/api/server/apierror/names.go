@@ -13,6 +13,11 @@ const (
 	Unavailable          = "unavailable"
 	HeadersTooLarge      = "headers_too_large"
 
+	// Any request Go's HTTP server cannot read, before routing (package
+	// protoerr); a malformed one is InvalidRequest.
+	UnsupportedTransferCoding = "unsupported_transfer_coding" // a Transfer-Encoding other than chunked
+	UnsupportedHTTPVersion    = "unsupported_http_version"    // a request line not HTTP/1.0 or HTTP/1.1
+
 	// Search, the change feed and the repository status.
 	QueryTooCostly      = "query_too_costly"
 	QueryExcludesItself = "query_excludes_itself"
@@ -42,7 +47,7 @@ const (
 	// of them; invalid_api_key and invalid_event are ours).
 	InvalidSession          = "invalid_session"           // no session, or not a valid one of this product
 	AuthUnavailable         = "auth_unavailable"          // the identity keys cannot be had
-	InvalidRequest          = "invalid_request"           // a body or query the route does not take
+	InvalidRequest          = "invalid_request"           // a body or query the route does not take; a request Go cannot read
 	InvalidOrigin           = "invalid_origin"            // a write not from this service's own origin
 	InvalidCSRF             = "invalid_csrf"              // no CSRF token, or not this browser's and session's
 	ReauthRequired          = "reauth_required"           // signed in too long ago for this write
@@ -83,6 +88,9 @@ var statuses = map[string]int{
 	Internal:             http.StatusInternalServerError,
 	Unavailable:          http.StatusServiceUnavailable,
 	HeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
+
+	UnsupportedTransferCoding: http.StatusNotImplemented,
+	UnsupportedHTTPVersion:    http.StatusHTTPVersionNotSupported,
 
 	QueryTooCostly:      http.StatusUnprocessableEntity,
 	QueryExcludesItself: http.StatusBadRequest,

@@ -25,6 +25,9 @@ func (s *Service) getBundlePage(c echo.Context) error {
 	card := s.d.Search.Publish(b)
 	v := web.NewBundleView(card, s.d.Full, s.d.BaseURL)
 	v.Low = b.Visibility == wire.VisibilityLow
+	if b.Imported {
+		v.SetImported()
+	}
 	v.Canonical = s.d.BaseURL + "/b/" + card.ID
 	if card.Source.Repo != nil {
 		links, ok, err := s.d.Store.BundleLinks(ctx, card.ID)

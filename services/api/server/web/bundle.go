@@ -67,6 +67,13 @@ func (v *BundleView) SetLinks(total, missing int) {
 	}
 }
 
+// ImportedProvenance is the provenance of a bundle okfctl import wrote: the
+// operator's copy of its repository (store.Bundle.Imported).
+const ImportedProvenance = "Imported from a copy of its GitHub repository by the operator of this index"
+
+// SetImported says the bundle came in through okfctl import.
+func (v *BundleView) SetImported() { v.Provenance = ImportedProvenance }
+
 // NewBundleView builds the page of card c; baseURL is the service's public
 // base, for the MCP call.
 func NewBundleView(c wire.Card, full bool, baseURL string) BundleView {
@@ -128,8 +135,6 @@ func Provenance(s wire.BundleSource) string {
 	switch {
 	case s.Via == "indexnow":
 		return "Published by IndexNow from " + s.Host
-	case s.Via == "import":
-		return "Imported"
 	case s.Origin == wire.OriginCodeHost:
 		return "Found on GitHub by the daily sweep"
 	}

@@ -81,7 +81,6 @@ func TestDisplayRepoAndProvenance(t *testing.T) {
 	}{
 		{wire.BundleSource{Origin: wire.OriginCodeHost, Via: "sweep"}, "Found on GitHub by the daily sweep"},
 		{wire.BundleSource{Origin: wire.OriginDomain, Via: "indexnow", Host: "example.org"}, "Published by IndexNow from example.org"},
-		{wire.BundleSource{Origin: wire.OriginCodeHost, Via: "import"}, "Imported"},
 	} {
 		if got := Provenance(tc.s); got != tc.want {
 			t.Errorf("Provenance(%+v) = %q", tc.s, got)

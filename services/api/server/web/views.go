@@ -86,21 +86,7 @@ func cardView(c wire.Card, h Highlighter) CardView {
 // DisplayRepo is a repository bundle's owner/repo as GitHub spells it: the
 // store keeps it lowercase (contract 2.3), and the source URL as the
 // sweep read it, in GitHub's case.
-func DisplayRepo(c wire.Card) string {
-	if c.Source.Repo == nil {
-		return ""
-	}
-	repo := *c.Source.Repo
-	u, err := url.Parse(c.Source.URL)
-	if err != nil {
-		return repo
-	}
-	parts := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 3)
-	if len(parts) >= 2 && strings.EqualFold(parts[0]+"/"+parts[1], repo) {
-		return parts[0] + "/" + parts[1]
-	}
-	return repo
-}
+func DisplayRepo(c wire.Card) string { return c.Source.DisplayRepo() }
 
 // OwnerPath is the page of the owner of repo (owner/name).
 func OwnerPath(repo string) string {
