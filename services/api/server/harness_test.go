@@ -13,6 +13,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/logging/logtest"
 	"github.com/okfindex/okf-index/pkg/wire"
+	"github.com/okfindex/okf-index/services/api/server/protoerr"
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -85,7 +86,12 @@ func newAPIWithOptions(t *testing.T, st *store.Store, env map[string]string, opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	// The listener and header limit of okf-api (services/api/main.go): Go's
+	// own refusals answer as JSON errors there too.
+	hs := httptest.NewUnstartedServer(srv)
+	hs.Listener = protoerr.Listener{Listener: hs.Listener}
+	hs.Config.MaxHeaderBytes = MaxHeaderBytes
+	hs.Start()
 	t.Cleanup(srv.Close)
 	t.Cleanup(hs.Close) // runs first: drain, then stop the loops
 	return &testAPI{

@@ -8,10 +8,10 @@ import (
 )
 
 // Go's HTTP server answers a request whose line and headers pass
-// http.Server.MaxHeaderBytes itself, with a plain-text 431 the service
-// never sees. The API sets that limit well above its own (MaxHeaderBytes)
-// and refuses past maxRequestHead here, so the refusal most clients meet is
-// the JSON error every other answer has.
+// http.Server.MaxHeaderBytes itself, before any handler (package protoerr
+// rewrites that answer into the JSON error). The API sets that limit well
+// above its own (MaxHeaderBytes) and refuses past maxRequestHead here, with
+// the route's own middleware and logging.
 
 const (
 	// maxRequestHead is the most bytes of request line and headers the API
@@ -19,7 +19,7 @@ const (
 	// enough that no request carries a body in its headers.
 	maxRequestHead = 32 << 10
 	// MaxHeaderBytes is http.Server.MaxHeaderBytes of okf-api: Go's own
-	// limit, past which its plain-text 431 answers.
+	// limit, past which it answers 431 itself (as JSON, through protoerr).
 	MaxHeaderBytes = 1 << 20
 )
 

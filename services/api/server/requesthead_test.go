@@ -41,7 +41,7 @@ func TestRequestHeadLimit(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 431 || strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		t.Errorf("2 MiB header: %d %q %.100s, want Go's own plain-text 431", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	if resp.StatusCode != 431 || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(string(body), `"headers_too_large"`) {
+		t.Errorf("2 MiB header: %d %q %.100s, want Go's own 431 as the JSON headers_too_large (package protoerr)", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }

@@ -37,14 +37,18 @@ func (l Listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{Conn: c}, nil
+	pc := &conn{Conn: c}
+	pc.armed.Store(true) // nothing written yet: the first request's refusal
+	return pc, nil
 }
 
-// conn rewrites Go's refusals. armed is set when the server starts reading a
-// request (net/http sets the read deadline at the start of each request it
-// reads, whenever ReadHeaderTimeout or ReadTimeout is set, as it is for
-// okf-api) and cleared by any write, so a write can be a refusal only if it
-// is the first after a request began.
+// conn rewrites Go's refusals. armed is set when the connection opens and
+// whenever the server sets its read deadline (net/http does between a
+// response and the next request on a kept-alive connection, and at the
+// start of each request when a header timeout is set), and cleared by any
+// write, so a write can be a refusal only if it is the first after a
+// request began. The first write of a response is its status line and
+// headers, Date among them, which is never one of Go's refusals.
 type conn struct {
 	net.Conn
 	armed atomic.Bool

@@ -15,9 +15,10 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
-// serve runs a real http.Server, configured like okf-api's, on a wrapped
-// loopback listener.
-func serve(t *testing.T, h http.Handler) string {
+// serve runs a real http.Server on a wrapped loopback listener: with
+// timeouts, configured like okf-api's, or (bare) with none, as
+// httptest's.
+func serve(t *testing.T, h http.Handler, bare ...bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -25,6 +26,9 @@ func serve(t *testing.T, h http.Handler) string {
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 10 * time.Second, MaxHeaderBytes: 4 << 10}
+	if len(bare) > 0 && bare[0] {
+		hs = &http.Server{Handler: h, MaxHeaderBytes: 4 << 10}
+	}
 	go hs.Serve(Listener{ln})
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
@@ -61,7 +65,13 @@ func exchange(t *testing.T, addr, raw string) []*http.Response {
 
 func TestGoRefusalsAnswerJSON(t *testing.T) {
 	t.Parallel()
-	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	for _, bare := range []bool{false, true} {
+		t.Run(map[bool]string{false: "timeouts", true: "no timeouts"}[bare], func(t *testing.T) { refusals(t, serve(t, ok, bare)) })
+	}
+}
+
+func refusals(t *testing.T, addr string) {
 	for _, tc := range []struct {
 		name, raw  string
 		status     int
@@ -105,18 +115,20 @@ func checkRefusal(t *testing.T, resp *http.Response, status int, name, messageHa
 // JSON too, and the good ones are answered untouched.
 func TestRefusalAfterKeptAliveRequests(t *testing.T) {
 	t.Parallel()
-	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok "+r.URL.Path) }))
-	good := "GET /one HTTP/1.1\r\nHost: x\r\n\r\n"
-	answers := exchange(t, addr, good+good+"GET /%%% HTTP/1.1\r\nHost: x\r\n\r\n")
-	if len(answers) != 3 {
-		t.Fatalf("%d answers, want 3", len(answers))
-	}
-	for _, a := range answers[:2] {
-		if b, _ := io.ReadAll(a.Body); a.StatusCode != 200 || string(b) != "ok /one" {
-			t.Fatalf("good request: %d %q", a.StatusCode, b)
+	for _, bare := range []bool{false, true} {
+		addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok "+r.URL.Path) }), bare)
+		good := "GET /one HTTP/1.1\r\nHost: x\r\n\r\n"
+		answers := exchange(t, addr, good+good+"GET /%%% HTTP/1.1\r\nHost: x\r\n\r\n")
+		if len(answers) != 3 {
+			t.Fatalf("bare %v: %d answers, want 3", bare, len(answers))
 		}
+		for _, a := range answers[:2] {
+			if b, _ := io.ReadAll(a.Body); a.StatusCode != 200 || string(b) != "ok /one" {
+				t.Fatalf("bare %v: good request: %d %q", bare, a.StatusCode, b)
+			}
+		}
+		checkRefusal(t, answers[2], 400, "invalid_request", "Percent-encode")
 	}
-	checkRefusal(t, answers[2], 400, "invalid_request", "Percent-encode")
 }
 
 // A response whose bytes are, in whole or at any offset, Go's refusal text
@@ -136,6 +148,12 @@ func TestResponsesThatLookLikeRefusalsPassUnchanged(t *testing.T) {
 	for _, n := range []int{2048, 4096, 8192} {
 		bodies = append(bodies, strings.Repeat("y", n-len(refusal))+refusal, strings.Repeat("y", n)+refusal)
 	}
+	for _, bare := range []bool{false, true} {
+		t.Run(map[bool]string{false: "timeouts", true: "no timeouts"}[bare], func(t *testing.T) { lookalikes(t, bodies, bare) })
+	}
+}
+
+func lookalikes(t *testing.T, bodies []string, bare bool) {
 	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/next" {
 			io.WriteString(w, "next")
@@ -147,7 +165,7 @@ func TestResponsesThatLookLikeRefusalsPassUnchanged(t *testing.T) {
 			w.(http.Flusher).Flush()
 		}
 		io.WriteString(w, bodies[i])
-	}))
+	}), bare)
 	var raw strings.Builder
 	for i := range bodies {
 		for _, flush := range []string{"0", "1"} {
