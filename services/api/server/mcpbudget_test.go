@@ -17,6 +17,7 @@ import (
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/okf"
 	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/store/storetest"
 	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/mcpserver"
 )
@@ -89,7 +90,7 @@ func postMCPTo(t *testing.T, url string, body []byte, w io.Writer) (int, error) 
 // budget.
 func TestMCPAnswerBudget(t *testing.T) {
 	t.Parallel()
-	a := newAPI(t, config.VariantBase)
+	a := newBudgetAPI(t)
 	seedLargeCards(t, a.store, 100)
 
 	status, body, err := postMCP(t, a.url, mcpBatchOfSearches(0))
@@ -133,7 +134,7 @@ func TestMCPAnswerBudget(t *testing.T) {
 // process's memory while the API answers them: it stays under 150 MB.
 // It does not run in parallel with other tests, whose memory would count.
 func TestMCPBatchAttackMemory(t *testing.T) {
-	a := newAPI(t, config.VariantBase)
+	a := newBudgetAPI(t)
 	seedLargeCards(t, a.store, 100)
 	debug.FreeOSMemory() // what seeding left is not the attack's
 
@@ -194,4 +195,13 @@ type countingWriter int
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// newBudgetAPI is the base API for the answer-size tests: its requests may
+// take a minute, so a machine loaded by the parallel tests (and -race)
+// answers their batches instead of the request timeout's 503.
+func newBudgetAPI(t *testing.T) *testAPI {
+	t.Helper()
+	return newAPIWithOptions(t, storetest.NewStore(t), map[string]string{"PUBLIC_BASE_URL": publicBase + "/",
+		"VARIANT": config.VariantBase}, Options{RequestTimeout: time.Minute})
 }

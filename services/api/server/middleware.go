@@ -23,7 +23,7 @@ import (
 )
 
 // requestTimeout bounds the database work of one request; past it the
-// request answers 503 unavailable.
+// request answers 503 unavailable (Options.RequestTimeout).
 const requestTimeout = 10 * time.Second
 
 // corsMaxAge is how long a browser may cache a preflight answer, in seconds.
@@ -35,7 +35,7 @@ const corsMaxAge = "86400"
 // outside the request log, which hands errors to the error handler, so they
 // count the status the client got. The request log reads each route's row
 // in routes.
-func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPath) []echo.MiddlewareFunc {
+func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPath, limit time.Duration) []echo.MiddlewareFunc {
 	chain := []echo.MiddlewareFunc{
 		noSniff,
 		dropForeignRequestID,
@@ -55,7 +55,7 @@ func middlewares(log *slog.Logger, reg prometheus.Registerer, routes route.ByPat
 		}),
 		cors(routes),
 		limitRequestHead,
-		timeout,
+		timeout(limit),
 	)
 }
 
@@ -188,13 +188,15 @@ func allowAnyOrigin(c echo.Context, next echo.HandlerFunc) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// timeout bounds the request's context by requestTimeout.
-func timeout(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), requestTimeout)
-		defer cancel()
-		c.SetRequest(c.Request().WithContext(ctx))
-		return next(c)
+// timeout bounds the request's context by limit.
+func timeout(limit time.Duration) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ctx, cancel := context.WithTimeout(c.Request().Context(), limit)
+			defer cancel()
+			c.SetRequest(c.Request().WithContext(ctx))
+			return next(c)
+		}
 	}
 }
 

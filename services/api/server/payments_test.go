@@ -585,17 +585,20 @@ func TestPaymentValidityWindow(t *testing.T) {
 	t.Parallel()
 	r := newPayRig(t, nil, Options{})
 	req := r.offer(r.send(http.MethodPost, "/api/credito?usd=1", nil, nil))
-	now := time.Now().Unix()
+	// Each validity is counted from just before its request; the refused
+	// one lies 6 s past the bound (30 s of skew), so a slow machine's
+	// seconds between signing and checking cannot move it inside.
 	for _, tc := range []struct {
 		name   string
-		before int64
+		after  int64 // seconds from now
 		status int
 	}{
-		{"ten years", now + 10*365*24*3600, 402},
-		{"maxTimeoutSeconds + 31 s", now + x402.MaxTimeoutSeconds + 31, 402},
-		{"maxTimeoutSeconds + 20 s", now + x402.MaxTimeoutSeconds + 20, 200},
+		{"ten years", 10 * 365 * 24 * 3600, 402},
+		{"maxTimeoutSeconds + 36 s", x402.MaxTimeoutSeconds + 36, 402},
+		{"maxTimeoutSeconds + 20 s", x402.MaxTimeoutSeconds + 20, 200},
 	} {
-		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": r.payer.PayValidUntil(req, 1, tc.before)})
+		before := time.Now().Unix() + tc.after
+		resp, body := r.send(http.MethodPost, "/api/credito?usd=1", nil, map[string]string{"X-PAYMENT": r.payer.PayValidUntil(req, 1, before)})
 		if resp.StatusCode != tc.status || (tc.status == 402 && !strings.Contains(string(body), "maxTimeoutSeconds")) {
 			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
 		}

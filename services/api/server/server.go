@@ -10,6 +10,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -68,6 +69,9 @@ type Options struct {
 	// PaymentTimeout bounds one facilitator call (x402.DefaultTimeout when
 	// 0); tests shorten it.
 	PaymentTimeout time.Duration
+	// RequestTimeout bounds one request's work (requestTimeout when 0);
+	// tests of answer sizes lengthen it on a loaded machine.
+	RequestTimeout time.Duration
 }
 
 // Server is the API's http.Handler. It is safe for concurrent use.
@@ -202,7 +206,7 @@ func (s *Server) newRouter(log *slog.Logger, opts Options) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(middlewares(log, opts.Metrics, s.byPath)...)
+	e.Use(middlewares(log, opts.Metrics, s.byPath, cmp.Or(opts.RequestTimeout, requestTimeout))...)
 	e.Use(s.admission.middleware(s.byPath))
 	e.Use(caller.Middleware(opts.Config.TrustedProxyHeader), discovery.Links(s.baseURL))
 	e.Use(s.countUsage)
