@@ -1,0 +1,186 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// sortOrders are the ORDER BY clauses of the sorts, each matching its index.
+var sortOrders = map[wire.Sort]string{
+	wire.SortRecent:  `indexed_at DESC, id`,
+	wire.SortUpdated: `updated_at DESC, id`,
+	wire.SortName:    `lower(name) COLLATE "C", id`,
+	wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
+}
+
+// searchSQL is the statement of a search and its arguments; "" when the
+// search returns nothing without asking the database. Its rows are
+// bundleColumns, then the relevance tier and repo_stars (for the cursor).
+func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []any, error) {
+	limit, offset := p.Limit, p.Offset
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit+1)
+	offset = max(offset, 0)
+	if offset > MaxOffset {
+		return "", nil, nil
+	}
+	sort, q := p.Sort, p.Q
+	if sort == "" {
+		sort = wire.SortRecent
+	}
+	if _, ok := sortOrders[sort]; !ok && sort != wire.SortRelevance {
+		return "", nil, fmt.Errorf("store: search: unknown sort %q", p.Sort)
+	}
+	if sort == wire.SortRelevance && q == "" {
+		return "", nil, errors.New("store: search: relevance needs a text query")
+	}
+	b := &sqlBuilder{}
+	var tq textQuery
+	if q != "" {
+		var ok bool
+		if tq, ok = b.textQuery(q, parsed); !ok {
+			return "", nil, nil // nothing to look for
+		}
+	}
+	filters := b.filters(p)
+	after := ""
+	if p.After != "" {
+		k, err := decodeCursor(p.After, sort)
+		if err != nil {
+			return "", nil, err
+		}
+		after, offset = b.after(k), 0
+	}
+	if sort == wire.SortRelevance {
+		return b.relevance(tq, filters, limit, offset, after), b.args, nil
+	}
+	where := filters
+	switch {
+	case q == "":
+	case some:
+		where += ` AND search @@ ` + tq.some
+	case len(tq.terms) == 1:
+		// One word, perhaps being typed: its prefix meets names and
+		// taglines (search as you type).
+		where += ` AND ` + tq.holdsAll("")
+	default:
+		where += ` AND search @@ ` + tq.all
+	}
+	if after != "" {
+		where += ` AND ` + after
+	}
+	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles WHERE ` + where +
+		` ORDER BY ` + sortOrders[sort] +
+		` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset), b.args, nil
+}
+
+// sqlBuilder collects the arguments of a search statement.
+type sqlBuilder struct {
+	args []any
+}
+
+// arg adds v and returns its placeholder.
+func (b *sqlBuilder) arg(v any) string {
+	b.args = append(b.args, v)
+	return "$" + strconv.Itoa(len(b.args))
+}
+
+// filters is the WHERE clause of p's filters, q excluded. The visibility
+// predicate is written as the partial indexes write it.
+func (b *sqlBuilder) filters(p SearchParams) string {
+	w := []string{`visibility = 'live'`}
+	if p.Origin != "" {
+		w = append(w, `origin = `+b.arg(p.Origin))
+	}
+	if p.Repo != "" {
+		w = append(w, `repo = `+b.arg(p.Repo))
+	}
+	if len(p.Versions) > 0 {
+		w = append(w, `okf_version = ANY(`+b.arg(p.Versions)+`)`)
+	}
+	if len(p.Languages) > 0 {
+		w = append(w, `lower(repo_language) = ANY(`+b.arg(lowerAll(p.Languages))+`)`)
+	}
+	if p.Concept != "" {
+		words := conceptWords(p.Concept)
+		if len(words) == 0 {
+			w = append(w, `false`) // no word to look for
+		} else {
+			w = append(w, `search @@ `+b.conceptPhrase(words))
+		}
+	}
+	if len(p.ConceptBands) > 0 {
+		w = append(w, `okf_concepts_band(concepts) = ANY(`+b.arg(p.ConceptBands)+`)`)
+	}
+	if len(p.Types) > 0 {
+		w = append(w, `type = ANY(`+b.arg(p.Types)+`)`)
+	}
+	if len(p.Licenses) > 0 {
+		w = append(w, `lower(repo_license) = ANY(`+b.arg(lowerAll(p.Licenses))+`)`)
+	}
+	return strings.Join(w, " AND ")
+}
+
+// qualified prefixes each column of a comma-separated list with alias.
+func qualified(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lowerAll lowercases the values of a filter matched case-insensitively
+// against a lower() column.
+func lowerAll(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strings.ToLower(v)
+	}
+	return out
+}
+
+// maxConceptWords bounds the words of a concept filter (the API allows 80
+// characters).
+const maxConceptWords = 16
+
+// conceptPhrase is the text query of the concept filter's words: each the
+// start of a word of the root content (C and D, indexed stemmed), in order
+// and adjacent, where a stop word (which a bundle in its language does not
+// index) keeps its place without being looked up. A filter of stop words
+// alone looks them all up.
+func (b *sqlBuilder) conceptPhrase(words []string) string {
+	skipStops := slices.ContainsFunc(words, func(w string) bool { return !searchtext.IsStopWord(w) })
+	q, gap := ``, 1
+	for _, word := range words {
+		if skipStops && searchtext.IsStopWord(word) {
+			if q != `` { // a stop word before the first word holds no place
+				gap++
+			}
+			continue
+		}
+		next := `okf_prefix(` + b.arg(word) + `, 'CD')`
+		if q == `` {
+			q = next
+		} else {
+			q = `tsquery_phrase(` + q + `, ` + next + `, ` + strconv.Itoa(gap) + `)`
+		}
+		gap = 1
+	}
+	return q
+}
+
+// conceptWords are the words of the concept filter c, in order, at most
+// maxConceptWords; none when c has no word.
+func conceptWords(c string) []string {
+	words := splitWords(c)
+	return words[:min(len(words), maxConceptWords)]
+}
