@@ -24,7 +24,9 @@
 //	repos.go       SetRepoSignal
 //	isolate.go     UpsertIsolated, Refusal: a bundle the database refuses fails alone, the rest of its batch is written
 //	lookalike.go   look_alike_of: a name that looks like an earlier bundle's without being it (TR39 skeletons)
-//	search.go      Search, and how each search shape stays bounded; relevance and its weights
+//	search.go      Search, and how each search shape stays bounded
+//	searchsql.go   the statement of a sorted search, and the filters' WHERE clause
+//	relevance.go   relevance's statement: its tiers, weights and candidate sources
 //	cursor.go      the cursors of deep pages: seek past the last bundle instead of counting offset
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for
 //	textquery.go   q as the statements look it up: its terms' text queries (pkg/searchtext reads q)
