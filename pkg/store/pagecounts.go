@@ -60,17 +60,10 @@ func (s *Store) matchWhere(ctx context.Context, b *sqlBuilder, p SearchParams, s
 		return "", ErrQueryExcludesItself
 	}
 	tq, ok := b.textQuery(p.Q, s.weigh(ctx, parsed)) // the terms Search looks up
-	switch {
-	case !ok:
+	if !ok {
 		return "", nil
-	case some:
-		where += ` AND search @@ ` + tq.some
-	case len(tq.terms) == 1:
-		where += ` AND ` + tq.holdsAll("")
-	default:
-		where += ` AND search @@ ` + tq.all
 	}
-	return where, nil
+	return where + ` AND ` + tq.where(some), nil
 }
 
 // CountMatches counts the live bundles a search with p lists (p's Sort,

@@ -166,23 +166,33 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 func addSnippets(q searchtext.Query, page []Bundle) {
 	for i := range page {
 		c := &page[i].Card
-		var concepts strings.Builder
-		for k, e := range c.ConceptList {
-			if k > 0 {
-				concepts.WriteString("; ")
-			}
-			concepts.WriteString(e.Name)
-			if e.Summary != "" {
-				concepts.WriteString(": " + e.Summary)
-			}
+		// The fields in order, the first holding q giving the passage; the
+		// description and concepts, dearer to prepare, only when the name
+		// and tagline do not.
+		p, ok := searchtext.Snippet(q, []searchtext.Field{{Name: "name", Text: c.Name}, {Name: "tagline", Text: c.Tagline}})
+		if !ok {
+			p, ok = searchtext.Snippet(q, []searchtext.Field{{Name: "description", Text: searchtext.PlainMarkdown(c.Description)},
+				{Name: "concepts", Text: conceptsText(c.ConceptList)}})
 		}
-		p, ok := searchtext.Snippet(q, []searchtext.Field{{Name: "name", Text: c.Name},
-			{Name: "tagline", Text: c.Tagline}, {Name: "description", Text: searchtext.PlainMarkdown(c.Description)},
-			{Name: "concepts", Text: concepts.String()}})
 		if ok {
 			c.Snippet = &wire.Snippet{Field: p.Field, Text: p.Text, Highlights: p.Marks}
 		}
 	}
+}
+
+// conceptsText is the concepts field of a snippet: "name: summary; ...".
+func conceptsText(list wire.ConceptList) string {
+	var b strings.Builder
+	for k, e := range list {
+		if k > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Name)
+		if e.Summary != "" {
+			b.WriteString(": " + e.Summary)
+		}
+	}
+	return b.String()
 }
 
 // search runs the statement of p, whose q reads as q; with some, q matches

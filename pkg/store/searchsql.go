@@ -63,16 +63,8 @@ func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []an
 		return b.relevance(tq, filters, limit, offset, after), b.args, nil
 	}
 	where := filters
-	switch {
-	case q == "":
-	case some:
-		where += ` AND search @@ ` + tq.some
-	case len(tq.terms) == 1:
-		// One word, perhaps being typed: its prefix meets names and
-		// taglines (search as you type).
-		where += ` AND ` + tq.holdsAll("")
-	default:
-		where += ` AND search @@ ` + tq.all
+	if q != "" {
+		where += ` AND ` + tq.where(some)
 	}
 	if after != "" {
 		where += ` AND ` + after

@@ -122,6 +122,19 @@ func (tq textQuery) holds(alias, plain, typed string) string {
 	return `(` + alias + `search @@ ` + plain + ` OR ` + head + `)`
 }
 
+// where is the WHERE test of a bundle matching tq: some of its terms
+// (some), or all of them; one word, perhaps being typed, also meets names
+// and taglines by its prefix (search as you type).
+func (tq textQuery) where(some bool) string {
+	switch {
+	case some:
+		return `search @@ ` + tq.some
+	case len(tq.terms) == 1:
+		return tq.holdsAll("")
+	}
+	return `search @@ ` + tq.all
+}
+
 // holdsAll and holdsSome are holds of every term and of some term.
 func (tq textQuery) holdsAll(alias string) string  { return tq.holds(alias, tq.all, tq.allTyped) }
 func (tq textQuery) holdsSome(alias string) string { return tq.holds(alias, tq.some, tq.someTyped) }
