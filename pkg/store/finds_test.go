@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/searchtext"
 	"github.com/okfindex/okf-index/pkg/store"
@@ -149,6 +151,76 @@ func TestSearchWordsAreOptional(t *testing.T) {
 	}
 	if got := search("zzzz qqqq", wire.SortRelevance); len(got) != 0 {
 		t.Errorf("no word matches: %v, want nothing", got)
+	}
+}
+
+// A sorted search for any of q's words is one list in each sort: its pages
+// by offset and by cursor make the whole list, each match once, in the
+// sort's order, and an excluded word keeps its meaning.
+func TestSearchAnyTermPages(t *testing.T) {
+	t.Parallel()
+	s, clk := newStore(t)
+	want := map[string]bool{}
+	for i := range 30 {
+		in := repoBundle("acme", fmt.Sprintf("kb-%02d", i), "index.md")
+		word := []string{"quokka", "narwhal", "ocelot"}[i%3]
+		in.Card.Name = fmt.Sprintf("Notes %02d", (i*7)%30)
+		in.Card.Tagline = "About the " + word
+		if i%5 == 0 {
+			in.Card.Tagline += " and the kestrel"
+		}
+		in.Repo.Stars = (i * 13) % 17
+		mustUpsert(t, s, in)
+		clk.Advance(time.Minute)
+		if word != "ocelot" && i%5 != 0 {
+			want[in.ID] = true
+		}
+	}
+	ctx := context.Background()
+	for _, sort := range []wire.Sort{wire.SortRecent, wire.SortUpdated, wire.SortName, wire.SortStars} {
+		p := store.SearchParams{Q: "quokka narwhal -kestrel", Sort: sort, Limit: 100}
+		whole, err := s.Search(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range whole {
+			if !want[b.ID] || !b.Partial || slices.Contains(got, b.ID) {
+				t.Fatalf("sort %s: %s is no match, not partial, or twice", sort, b.ID)
+			}
+			got = append(got, b.ID)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("sort %s: %d matches, want %d", sort, len(got), len(want))
+		}
+		p.Limit = 5
+		var byOffset, byCursor []string
+		for p.Offset = 0; p.Offset < 30; p.Offset += 5 {
+			page, err := s.Search(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range page {
+				byOffset = append(byOffset, b.ID)
+			}
+		}
+		p.Offset = 0
+		for range 10 {
+			page, err := s.Search(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range page {
+				byCursor = append(byCursor, b.ID)
+			}
+			if len(page) < p.Limit {
+				break
+			}
+			p.After = page[len(page)-1].Cursor
+		}
+		if !slices.Equal(byOffset, got) || !slices.Equal(byCursor, got) {
+			t.Errorf("sort %s: by offset %v, by cursor %v, whole %v", sort, byOffset, byCursor, got)
+		}
 	}
 }
 

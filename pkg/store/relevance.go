@@ -175,7 +175,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	SELECT id, indexed_at FROM bundles WHERE ` + match + `
 	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
 ), ordered AS (
-	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 - e.look_alike::int * 1e3 + ` + fmt.Sprintf(popularity, "e") + ` AS score, indexed_at
+	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 - e.look_alike::int * 1e3 + ` + fmt.Sprintf(popularity, "e") + ` + e.named::int * 1e-7 AS score, indexed_at
 	FROM e WHERE ` + scored + `
 	UNION ALL
 	SELECT x.id, ` + strconv.Itoa(rankedTier) + `, ` + score + `, x.indexed_at
@@ -209,6 +209,11 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string
 	if tq.dir != "" {
 		near = `dir = ` + b.arg(tq.dir)
 	}
+	// named: the bundle's name holds q's words in order. Of the bundles of
+	// one repository named by q (as many stars each), the one whose name
+	// says it comes first, not the newest ("awesome okf": the repository's
+	// "Awesome OKF Bundle" before its other bundles).
+	named := `position(' ' || okf_name_key(` + b.arg(tq.key) + `) || ' ' IN ' ' || okf_name_key(name) || ' ') > 0`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
 	score := windowScore(tq)
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
@@ -216,13 +221,14 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string
 	// bundle, every live bundle's when no name matches), h, p and w.
 	return `
 WITH e0 AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at, ` + near + ` AS near, look_alike_of IS NOT NULL AS look_alike
+	SELECT id, repo_stars, indexed_at, ` + near + ` AS near, look_alike_of IS NOT NULL AS look_alike,
+		` + named + ` AS named
 	FROM bundles WHERE ` + filters + ` AND ` + exact + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), e AS MATERIALIZED (
-	SELECT id, repo_stars, indexed_at, near, look_alike FROM e0
+	SELECT id, repo_stars, indexed_at, near, look_alike, named FROM e0
 	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + `
-	ORDER BY near DESC, look_alike, repo_stars DESC NULLS LAST, id LIMIT ` + win + `
+	ORDER BY near DESC, look_alike, repo_stars DESC NULLS LAST, named DESC, id LIMIT ` + win + `
 ), h AS MATERIALIZED (
 	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
 	ORDER BY indexed_at DESC, id LIMIT ` + win + `

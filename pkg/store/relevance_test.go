@@ -36,6 +36,26 @@ func TestSearchExactTier(t *testing.T) {
 	}
 }
 
+// Of bundles q names by their repository (as many stars each), the one
+// whose name holds q comes first, though the others are newer.
+func TestSearchExactTierNamedFirst(t *testing.T) {
+	s, clk := newStore(t)
+	add := func(owner, path, name string) string {
+		in := repoBundle(owner, "awesome-okf", path)
+		in.Card.Name = name
+		mustUpsert(t, s, in)
+		clk.Advance(time.Minute)
+		return in.ID
+	}
+	named := add("jidoseal", "bundle/index.md", "Awesome OKF Bundle")
+	add("flexloop", "agnes/index.md", "Agnes models")
+	add("flexloop", "agent/index.md", "Agent fundamentals")
+	got, err := s.Search(context.Background(), store.SearchParams{Q: "awesome okf", Sort: wire.SortRelevance})
+	if err != nil || len(got) != 3 || got[0].ID != named {
+		t.Errorf("awesome okf: %v %v, want %s first", err, got, named)
+	}
+}
+
 // Popularity: of two bundles with the same text, the more starred ranks
 // first, though it is older.
 func TestSearchRelevancePopularity(t *testing.T) {

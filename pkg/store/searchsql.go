@@ -63,15 +63,40 @@ func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []an
 		return b.relevance(tq, filters, limit, offset, after), b.args, nil
 	}
 	where := filters
-	if q != "" {
-		where += ` AND ` + tq.where(some)
-	}
 	if after != "" {
 		where += ` AND ` + after
+	}
+	if q != "" && some && len(tq.each) > 1 {
+		return anyTerm(tq, where, sortOrders[sort], limit, offset), b.args, nil
+	}
+	if q != "" {
+		where += ` AND ` + tq.where(some)
 	}
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles WHERE ` + where +
 		` ORDER BY ` + sortOrders[sort] +
 		` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset), b.args, nil
+}
+
+// anyTerm is the statement of a sorted search for the bundles holding any
+// of q's terms (and passing where), in order: the first offset+limit
+// matches of each term in that order, merged. The planner estimates a
+// disjunction of words its statistics do not list as several times as
+// common as each, and walked the sort index expecting a match every few
+// hundred rows where two rare words have one in tens of thousands (400,000
+// rows at a million bundles); each term alone is planned from its own
+// share, as a one-word search is. The rows are passed on by ctid, which is
+// stable within the statement's snapshot, not by id, which is read out of
+// line.
+func anyTerm(tq textQuery, where, order string, limit, offset int) string {
+	var each []string
+	for _, t := range tq.each {
+		each = append(each, `(SELECT ctid FROM bundles WHERE `+where+` AND search @@ `+t+`
+		ORDER BY `+order+` LIMIT `+strconv.Itoa(offset+limit)+`)`)
+	}
+	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles
+WHERE ctid = ANY (ARRAY(` + strings.Join(each, `
+	UNION `) + `))
+ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
 }
 
 // sqlBuilder collects the arguments of a search statement.

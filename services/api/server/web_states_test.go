@@ -9,6 +9,7 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/config"
 	"github.com/okfindex/okf-index/pkg/store/storetest"
+	"github.com/okfindex/okf-index/pkg/wire"
 	"github.com/okfindex/okf-index/services/api/server/web"
 )
 
@@ -112,6 +113,38 @@ func TestWebEmptyStatesAndFilters(t *testing.T) {
 	}
 	if page := mainOf(string(a.get("/?q=guide", 200, nil))); strings.Contains(page, "Most starred") {
 		t.Error("a search shows the landing lists")
+	}
+}
+
+// TestWebLandingStarredOnly: "Most starred" lists only bundles somebody
+// starred, and is left out of an index where nobody did.
+func TestWebLandingStarredOnly(t *testing.T) {
+	a := newAPI(t, config.VariantBase)
+	upsert(t, a.store,
+		siteBundle("https://docs.example.org/okf/index.md", wire.Card{Name: "Example docs", Tagline: "Docs of a domain",
+			Description: "Domain docs.", OKFVersion: "0.1", Concepts: 1, ConceptList: concepts("https://docs.example.org/okf", 1)}),
+		repoBundle("acme", "unstarred", "index.md", wire.Card{Name: "Unstarred guide", Tagline: "Nobody starred it",
+			Description: "A guide.", OKFVersion: "0.1"}, signal(0, "Go", "MIT")))
+	recount(t, a.store)
+	page := mainOf(string(a.get("/", 200, nil)))
+	if !strings.Contains(page, "Recently added") || !strings.Contains(page, "Unstarred guide") {
+		t.Fatalf("the landing page lacks its lists: %s", page)
+	}
+	if strings.Contains(page, "Most starred") {
+		t.Errorf("an index without stars lists a most starred bundle: %s", page)
+	}
+	upsert(t, a.store, repoBundle("acme", "starred", "index.md", wire.Card{Name: "Starred guide", Tagline: "One star",
+		Description: "A guide.", OKFVersion: "0.1"}, signal(1, "Go", "MIT")))
+	recount(t, a.store)
+	page = mainOf(string(a.get("/", 200, nil)))
+	i := strings.Index(page, "Most starred")
+	if i < 0 {
+		t.Fatalf("the starred bundle is not listed: %s", page)
+	}
+	stars := page[i:]
+	stars = stars[:strings.Index(stars, "</section>")]
+	if !strings.Contains(stars, "Starred guide") || strings.Contains(stars, "Unstarred guide") || strings.Contains(stars, "Example docs") {
+		t.Errorf("most starred lists more than the starred bundle: %s", stars)
 	}
 }
 

@@ -149,11 +149,28 @@ func (s *Service) landingLists(ctx context.Context) ([]web.BundleList, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(page.Items) > 0 {
-			out = append(out, web.LandingList(l.id, l.title, "/?sort="+string(l.sort), page.Items))
+		items := page.Items
+		if l.sort == wire.SortStars {
+			items = starred(items)
+		}
+		if len(items) > 0 {
+			out = append(out, web.LandingList(l.id, l.title, "/?sort="+string(l.sort), items))
 		}
 	}
 	return out, nil
+}
+
+// starred is the cards of items whose repository has a star: "Most
+// starred" names no bundle that nobody starred (an index of imported or
+// domain bundles has none, and the stars sort would list them by name).
+func starred(items []wire.Card) []wire.Card {
+	var out []wire.Card
+	for _, c := range items {
+		if c.Repo != nil && c.Repo.Stars > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // getSearchPage answers GET /: the search page, with the filters of
