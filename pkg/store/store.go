@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,6 +40,9 @@ type Store struct {
 	// commonest lexemes, and the lexemes of the query words met
 	// (termweight.go).
 	shares termShares
+	// pendingFlushed is when this Store last flushed the text indexes'
+	// pending lists, in Unix nanoseconds (pendinglist.go).
+	pendingFlushed atomic.Int64
 }
 
 // readParams are the session settings of a read pool whose statements stop

@@ -35,8 +35,10 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 		return nil, err
 	}
 	var out []UpsertResult
+	wrote := false
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		out = make([]UpsertResult, len(ins))
+		wrote = false
 		if err := lockKeys(ctx, tx, lockClassBundle, ids); err != nil {
 			return err
 		}
@@ -66,6 +68,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 			if err := writeBundles(ctx, tx, write, groups, vis, s.clock()); err != nil {
 				return err
 			}
+			wrote = true
 		}
 		for i := range ins {
 			id := rows[i].in.ID
@@ -80,6 +83,9 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 			return nil, fmt.Errorf("store: upsert bundle %s: %w", ins[0].ID, err)
 		}
 		return nil, fmt.Errorf("store: upsert %d bundles: %w", len(ins), err)
+	}
+	if wrote {
+		s.flushPendingLists(ctx)
 	}
 	return out, nil
 }
