@@ -134,7 +134,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		q = s.weigh(ctx, asked)
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	out, err := s.search(ctx, p, q, false)
+	out, err := s.search(ctx, p, q, allTerms)
 	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
 		// Words are optional: a sorted search that no bundle matches with
 		// every word lists those holding some of them, in the same order.
@@ -142,7 +142,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		// first page, where an empty page may just be the list's end.
 		var relax bool
 		if relax, err = s.relaxes(ctx, p, q); relax {
-			out, err = s.search(ctx, p, q, true)
+			out, err = s.search(ctx, p, q, s.someMatching(ctx, q))
 			for i := range out {
 				out[i].Partial = true
 			}
@@ -195,10 +195,10 @@ func conceptsText(list wire.ConceptList) string {
 	return b.String()
 }
 
-// search runs the statement of p, whose q reads as q; with some, q matches
-// bundles holding any of its terms instead of all of them.
-func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, some bool) ([]Bundle, error) {
-	sql, args, err := searchSQL(p, q, some)
+// search runs the statement of p, whose q reads as q, listing the bundles
+// m says: those holding every term of q, or any.
+func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, m matching) ([]Bundle, error) {
+	sql, args, err := searchSQL(p, q, m)
 	if err != nil || sql == "" {
 		return []Bundle{}, err
 	}

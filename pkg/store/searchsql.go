@@ -22,7 +22,7 @@ var sortOrders = map[wire.Sort]string{
 // searchSQL is the statement of a search and its arguments; "" when the
 // search returns nothing without asking the database. Its rows are
 // bundleColumns, then the relevance tier and repo_stars (for the cursor).
-func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []any, error) {
+func searchSQL(p SearchParams, parsed searchtext.Query, m matching) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -66,36 +66,43 @@ func searchSQL(p SearchParams, parsed searchtext.Query, some bool) (string, []an
 	if after != "" {
 		where += ` AND ` + after
 	}
-	if q != "" && some && len(tq.each) > 1 {
-		return anyTerm(tq, where, sortOrders[sort], limit, offset), b.args, nil
+	if q != "" && m == someRareTerms && len(tq.terms) > 1 {
+		return anyRareTerm(tq, where, sortOrders[sort], limit, offset), b.args, nil
 	}
 	if q != "" {
-		where += ` AND ` + tq.where(some)
+		where += ` AND ` + tq.where(m != allTerms)
 	}
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles WHERE ` + where +
 		` ORDER BY ` + sortOrders[sort] +
 		` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset), b.args, nil
 }
 
-// anyTerm is the statement of a sorted search for the bundles holding any
-// of q's terms (and passing where), in order: the first offset+limit
-// matches of each term in that order, merged. The planner estimates a
-// disjunction of words its statistics do not list as several times as
-// common as each, and walked the sort index expecting a match every few
-// hundred rows where two rare words have one in tens of thousands (400,000
-// rows at a million bundles); each term alone is planned from its own
-// share, as a one-word search is. The rows are passed on by ctid, which is
-// stable within the statement's snapshot, not by id, which is read out of
-// line.
-func anyTerm(tq textQuery, where, order string, limit, offset int) string {
-	var each []string
-	for _, t := range tq.each {
-		each = append(each, `(SELECT ctid FROM bundles WHERE `+where+` AND search @@ `+t+`
-		ORDER BY `+order+` LIMIT `+strconv.Itoa(offset+limit)+`)`)
-	}
+// matching is which bundles a search with q lists.
+type matching int
+
+const (
+	allTerms      matching = iota // those holding every term of q
+	someTerms                     // those holding any term
+	someRareTerms                 // those holding any term, when all of them are rare (rareShare)
+)
+
+// anyRareTerm is the statement of a sorted search for the bundles holding
+// any of q's terms (and passing where), in order, when the terms are rare:
+// every match is read without the order (OFFSET 0 keeps the planner from
+// walking the sort index for them) and the first offset+limit sorted. The
+// planner estimates a disjunction of words its statistics do not list at
+// several times each word's share (4,333 rows for a word, its stem and
+// two glued forms that three bundles hold, at 1M), and walked the sort
+// index expecting a match every few hundred rows: two rare words read
+// 418,280 rows. The rows are passed on by ctid, stable within the
+// statement's snapshot, not by id, which is read out of line.
+func anyRareTerm(tq textQuery, where, order string, limit, offset int) string {
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles
-WHERE ctid = ANY (ARRAY(` + strings.Join(each, `
-	UNION `) + `))
+WHERE ctid = ANY (ARRAY(
+	SELECT ctid FROM (
+		SELECT ctid, indexed_at, updated_at, name, repo_stars, id FROM bundles
+		WHERE ` + where + ` AND search @@ ` + tq.some + ` OFFSET 0) AS m
+	ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(offset+limit) + `))
 ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
 }
 

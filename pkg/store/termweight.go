@@ -234,3 +234,38 @@ func (s *Store) wordLexemes(ctx context.Context, lang string, terms []searchtext
 	}
 	return out, nil
 }
+
+// rareShare: when q's terms together are held by less than this share of
+// bundles (as the statistics list their lexemes), a sorted search for any
+// of them reads every match and sorts it (anyRareTerm): at a million
+// bundles, at most ~10,000 rows. Above it, the sort index's walk finds a
+// page within a few thousand rows, and the planner walks it.
+const rareShare = 0.01
+
+// someMatching is how a sorted search lists the bundles holding any term
+// of q: someRareTerms when the terms' shares add up to less than
+// rareShare, or when the index has no statistics yet (a small index, where
+// reading every match costs little); else someTerms. A lexeme the
+// statistics do not list counts 0: it is rarer than the least listed.
+func (s *Store) someMatching(ctx context.Context, q searchtext.Query) matching {
+	shares := s.lexemeShares(ctx)
+	if shares == nil || len(shares.share) == 0 {
+		return someRareTerms
+	}
+	lexemes, err := s.wordLexemes(ctx, searchtext.Language(q.Key), q.Terms)
+	if err != nil {
+		return someTerms
+	}
+	total := 0.0
+	for _, t := range q.Terms {
+		for _, w := range t.Words {
+			for _, l := range lexemes[w] {
+				total += shares.share[l]
+			}
+		}
+	}
+	if total < rareShare {
+		return someRareTerms
+	}
+	return someTerms
+}

@@ -35,9 +35,6 @@ type textQuery struct {
 	// termsTyped the same with the typed word also a prefix: relevance
 	// counts how many of them a partial match holds.
 	terms, termsTyped []string
-	// each holds, for each term, that term and none of the excluded: what
-	// a sorted search for any term looks up one term at a time (anyTerm).
-	each []string
 	// allButOne holds, for a q of three terms or more, each term left out
 	// in turn: the conjunction of the others (and none of the excluded).
 	// The partial tier looks these up first: a question or a q with a word
@@ -98,9 +95,6 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 		return `((` + strings.Join(terms, op) + `)` + and + `)`
 	}
 	tq.all, tq.some = join(tq.terms, ` && `), join(tq.terms, ` || `)
-	for _, t := range tq.terms {
-		tq.each = append(tq.each, join([]string{t}, ``))
-	}
 	if len(tq.terms) >= 3 {
 		for i := range tq.terms {
 			tq.allButOne = append(tq.allButOne, join(slices.Delete(slices.Clone(tq.terms), i, i+1), ` && `))
