@@ -15,8 +15,9 @@ package store
 //     cheapest path) by each facet in the same statement: exact up to
 //     CountCap, else each count is the sample's share of the estimate,
 //     marked estimated.
-//   - OwnerBundles and RepoBundles read the bundles_repo index (a range
-//     of it for an owner), at most OwnerPageLimit rows.
+//   - OwnerBundles and RepoBundles read the bundles_repo_path index
+//     (repo, path; migration 0028): a repository's bundles in the page's
+//     order, at most OwnerPageLimit+1 rows; an owner's, a range of it.
 
 import (
 	"context"
@@ -232,7 +233,7 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 // hidden, by repository and path, at most OwnerPageLimit; more is true when
 // there are more. owner is matched as stored (lowercase).
 func (s *Store) OwnerBundles(ctx context.Context, owner string) (list []Bundle, more bool, err error) {
-	// The range reads bundles_repo: every owner/... lies between "owner/"
+	// The range reads bundles_repo_path: every owner/... lies between "owner/"
 	// and "owner0" ('/' sorts just before '0' in C and in the Unicode
 	// collations, glibc's since 2.28 and ICU's), and split_part keeps the
 	// owner's own whatever the collation puts in between.
