@@ -116,7 +116,7 @@ const (
 // leaves them out of the statement). With a cursor of the rest tier
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
-func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string) string {
+func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, rare bool) string {
 	// The sources read through an index ask the whole vector for the words
 	// as written; the typed word's prefix is met by h (the head) and by the
 	// starred walk, which checks each row it reads.
@@ -163,7 +163,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	partial := ``
 	if len(tq.terms) > 1 {
-		partial = b.partialTier(tq, filters, end, ranked)
+		partial = b.partialTier(tq, filters, end, ranked, rare)
 	}
 	// a is planned as it stands (a walk of bundles_live_recent for a common
 	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
@@ -276,7 +276,7 @@ func windowScore(tq textQuery) string {
 // question or a word too many is best answered by, and what the newest
 // matches of any term miss among a million bundles); they are ordered by how many of q's terms they hold,
 // then by the window's score.
-func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string) string {
+func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string, rare bool) string {
 	// A q that names a bundle (the exact tier found one: a name, a pasted
 	// repository) asked for it, not for bundles holding a few of its words.
 	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
@@ -290,24 +290,34 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// into [0, 1) so that it only orders bundles holding as many.
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
 	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
-	win := strconv.Itoa(rankWindow)
+	// newest is the n newest bundles passing where. When q's terms are
+	// rare (rare: their shares under rareShare), every match is read and
+	// sorted (OFFSET 0 keeps the planner from walking the recency index for
+	// them): the planner estimates a disjunction of words its statistics do
+	// not list at several times their share and walked 936,123 rows for a
+	// word pair two bundles hold, at 1M.
+	newest := func(where string, n int, alias string) string {
+		if rare {
+			return `SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
+			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
+		}
+		return `SELECT id FROM (SELECT id FROM bundles WHERE ` + where + `
+			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
+	}
 	allButOne := ``
 	for i, q := range tq.allButOne {
 		allButOne += `
 		UNION
-		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + q + ` AND ` + needed + `
-			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialAllButOne) + `) AS pk` + strconv.Itoa(i)
+		` + newest(filters+` AND search @@ `+q+` AND `+needed, partialAllButOne, `pk`+strconv.Itoa(i))
 	}
 	return `
 	UNION ALL
 	SELECT y.id, ` + strconv.Itoa(partialTier) + `, ` + score + `, y.indexed_at FROM (
-		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND ` + head + ` AND ` + needed + `
-			ORDER BY indexed_at DESC, id LIMIT ` + win + `) AS ph
+		` + newest(filters+` AND `+head+` AND `+needed, rankWindow, `ph`) + `
 		UNION
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
-		SELECT id FROM (SELECT id FROM bundles WHERE ` + filters + ` AND search @@ ` + tq.some + ` AND ` + needed + `
-			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pa` + allButOne + `
+		` + newest(filters+` AND search @@ `+tq.some+` AND `+needed, partialWalk, `pa`) + allButOne + `
 	) AS c JOIN bundles AS y USING (id)
 	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`
 }

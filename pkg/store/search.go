@@ -134,7 +134,11 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		q = s.weigh(ctx, asked)
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	out, err := s.search(ctx, p, q, allTerms)
+	first := allTerms
+	if sort == wire.SortRelevance && len(q.Terms) > 1 && s.someMatching(ctx, q) == someRareTerms {
+		first = someRareTerms // its partial tier reads rare terms' matches whole
+	}
+	out, err := s.search(ctx, p, q, first)
 	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
 		// Words are optional: a sorted search that no bundle matches with
 		// every word lists those holding some of them, in the same order.

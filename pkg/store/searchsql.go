@@ -60,7 +60,7 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m matching) (string, []a
 		after, offset = b.after(k), 0
 	}
 	if sort == wire.SortRelevance {
-		return b.relevance(tq, filters, limit, offset, after), b.args, nil
+		return b.relevance(tq, filters, limit, offset, after, m == someRareTerms), b.args, nil
 	}
 	where := filters
 	if after != "" {
@@ -83,7 +83,7 @@ type matching int
 const (
 	allTerms      matching = iota // those holding every term of q
 	someTerms                     // those holding any term
-	someRareTerms                 // those holding any term, when all of them are rare (rareShare)
+	someRareTerms                 // those holding any term, when all of them are rare (rareShare); for relevance, which lists every term's first, that its partial tier reads rare terms' matches whole
 )
 
 // anyRareTerm is the statement of a sorted search for the bundles holding
