@@ -80,7 +80,7 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p,
 // its terms as Search looks them up (the index's stop words left out).
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), allTerms)
+	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), termMatch{})
 	if err != nil || sql == "" {
 		return "", err
 	}

@@ -202,7 +202,8 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds (headHolds).
 	head := tq.headHolds(tq.allTyped)
-	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + b.arg(tq.key) + `)]`
+	key := b.arg(tq.key)
+	exact := `okf_exact_keys(name, repo, id) @> ARRAY[okf_name_key(` + key + `)]`
 	// near: the bundle is in the folder a pasted link points at, which
 	// comes first among the bundles of its repository.
 	near := `false`
@@ -213,7 +214,7 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string
 	// one repository named by q (as many stars each), the one whose name
 	// says it comes first, not the newest ("awesome okf": the repository's
 	// "Awesome OKF Bundle" before its other bundles).
-	named := `position(' ' || okf_name_key(` + b.arg(tq.key) + `) || ' ' IN ' ' || okf_name_key(name) || ' ') > 0`
+	named := `position(' ' || okf_name_key(` + key + `) || ' ' IN ' ' || okf_name_key(name) || ' ') > 0`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
 	score := windowScore(tq)
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without

@@ -37,7 +37,10 @@ package store
 //   - q with a sort: every term, in the sort's order; when no bundle holds
 //     every term (q of several terms), any of them, in the same order (words
 //     are optional; the first page says so by coming back empty, a later
-//     one asks whether any bundle holds them all). A common word walks the sort index and checks @@ on
+//     one asks whether any bundle holds them all; when the terms are rare
+//     by the statistics, rareTerms, every match of any is read and sorted,
+//     at most ~1% of bundles, since the planner overestimates a disjunction
+//     of rare words and would walk the index). A common word walks the sort index and checks @@ on
 //     each row, about (offset+limit)/frequency rows (a 30% word: ~80 rows); a
 //     rare word reads the GIN index (bundles_live_search) and sorts its
 //     matches. The dearest words are those in between (~0.5-3%), and two-word
@@ -134,11 +137,11 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		q = s.weigh(ctx, asked)
 	}
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	first := allTerms
-	if sort == wire.SortRelevance && len(q.Terms) > 1 && s.someMatching(ctx, q) == someRareTerms {
-		first = someRareTerms // its partial tier reads rare terms' matches whole
+	var m termMatch
+	if sort == wire.SortRelevance && len(q.Terms) > 1 {
+		m.rare = s.rareTerms(ctx, q) // for its partial tier
 	}
-	out, err := s.search(ctx, p, q, first)
+	out, err := s.search(ctx, p, q, m)
 	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
 		// Words are optional: a sorted search that no bundle matches with
 		// every word lists those holding some of them, in the same order.
@@ -146,7 +149,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		// first page, where an empty page may just be the list's end.
 		var relax bool
 		if relax, err = s.relaxes(ctx, p, q); relax {
-			out, err = s.search(ctx, p, q, s.someMatching(ctx, q))
+			out, err = s.search(ctx, p, q, termMatch{any: true, rare: s.rareTerms(ctx, q)})
 			for i := range out {
 				out[i].Partial = true
 			}
@@ -201,7 +204,7 @@ func conceptsText(list wire.ConceptList) string {
 
 // search runs the statement of p, whose q reads as q, listing the bundles
 // m says: those holding every term of q, or any.
-func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, m matching) ([]Bundle, error) {
+func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, m termMatch) ([]Bundle, error) {
 	sql, args, err := searchSQL(p, q, m)
 	if err != nil || sql == "" {
 		return []Bundle{}, err

@@ -22,7 +22,7 @@ var sortOrders = map[wire.Sort]string{
 // searchSQL is the statement of a search and its arguments; "" when the
 // search returns nothing without asking the database. Its rows are
 // bundleColumns, then the relevance tier and repo_stars (for the cursor).
-func searchSQL(p SearchParams, parsed searchtext.Query, m matching) (string, []any, error) {
+func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -60,31 +60,33 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m matching) (string, []a
 		after, offset = b.after(k), 0
 	}
 	if sort == wire.SortRelevance {
-		return b.relevance(tq, filters, limit, offset, after, m == someRareTerms), b.args, nil
+		return b.relevance(tq, filters, limit, offset, after, m.rare), b.args, nil
 	}
 	where := filters
 	if after != "" {
 		where += ` AND ` + after
 	}
-	if q != "" && m == someRareTerms && len(tq.terms) > 1 {
+	if q != "" && m.any && m.rare && len(tq.terms) > 1 {
 		return anyRareTerm(tq, where, sortOrders[sort], limit, offset), b.args, nil
 	}
 	if q != "" {
-		where += ` AND ` + tq.where(m != allTerms)
+		where += ` AND ` + tq.where(m.any)
 	}
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles WHERE ` + where +
 		` ORDER BY ` + sortOrders[sort] +
 		` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset), b.args, nil
 }
 
-// matching is which bundles a search with q lists.
-type matching int
-
-const (
-	allTerms      matching = iota // those holding every term of q
-	someTerms                     // those holding any term
-	someRareTerms                 // those holding any term, when all of them are rare (rareShare); for relevance, which lists every term's first, that its partial tier reads rare terms' matches whole
-)
+// termMatch is how a search looks q's terms up.
+type termMatch struct {
+	// any lists the bundles holding any term of q (a sorted search's
+	// fallback), not every term.
+	any bool
+	// rare says that q's terms are rare (rareTerms): their matches are
+	// read whole and sorted, not found by walking the recency or sort
+	// index (anyRareTerm, relevance's partial tier).
+	rare bool
+}
 
 // anyRareTerm is the statement of a sorted search for the bundles holding
 // any of q's terms (and passing where), in order, when the terms are rare:

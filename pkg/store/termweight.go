@@ -79,13 +79,8 @@ func (s *Store) weigh(ctx context.Context, q searchtext.Query) searchtext.Query 
 	if q.Repo != "" || len(q.Terms) < 2 || len(q.Excluded) > 0 {
 		return q
 	}
-	shares := s.lexemeShares(ctx)
-	if shares == nil || len(shares.share) == 0 {
-		return q
-	}
-	lang := searchtext.Language(q.Key)
-	lexemes, err := s.wordLexemes(ctx, lang, q.Terms)
-	if err != nil {
+	shares, lexemes, err := s.termLexemes(ctx, q)
+	if shares == nil || err != nil {
 		return q
 	}
 	termShare := func(t searchtext.Term) float64 {
@@ -237,24 +232,23 @@ func (s *Store) wordLexemes(ctx context.Context, lang string, terms []searchtext
 
 // rareShare: when q's terms together are held by less than this share of
 // bundles (as the statistics list their lexemes), a sorted search for any
-// of them reads every match and sorts it (anyRareTerm): at a million
+// of them, and relevance's partial tier, read every match and sort it
+// (anyRareTerm, partialTier): at a million
 // bundles, at most ~10,000 rows. Above it, the sort index's walk finds a
 // page within a few thousand rows, and the planner walks it.
 const rareShare = 0.01
 
-// someMatching is how a sorted search lists the bundles holding any term
-// of q: someRareTerms when the terms' shares add up to less than
-// rareShare, or when the index has no statistics yet (a small index, where
-// reading every match costs little); else someTerms. A lexeme the
-// statistics do not list counts 0: it is rarer than the least listed.
-func (s *Store) someMatching(ctx context.Context, q searchtext.Query) matching {
-	shares := s.lexemeShares(ctx)
-	if shares == nil || len(shares.share) == 0 {
-		return someRareTerms
-	}
-	lexemes, err := s.wordLexemes(ctx, searchtext.Language(q.Key), q.Terms)
+// rareTerms reports whether q's terms are rare: their shares add up to
+// less than rareShare, or the index has no statistics yet (a small index,
+// where reading every match costs little). A lexeme the statistics do not
+// list counts 0: it is rarer than the least listed.
+func (s *Store) rareTerms(ctx context.Context, q searchtext.Query) bool {
+	shares, lexemes, err := s.termLexemes(ctx, q)
 	if err != nil {
-		return someTerms
+		return false
+	}
+	if shares == nil {
+		return true
 	}
 	total := 0.0
 	for _, t := range q.Terms {
@@ -264,8 +258,17 @@ func (s *Store) someMatching(ctx context.Context, q searchtext.Query) matching {
 			}
 		}
 	}
-	if total < rareShare {
-		return someRareTerms
+	return total < rareShare
+}
+
+// termLexemes returns the statistics' shares and the lexemes of q's words;
+// nil shares (and no lexemes asked) when the index has no statistics, yet
+// or for too few bundles.
+func (s *Store) termLexemes(ctx context.Context, q searchtext.Query) (*lexemeShares, map[string][]string, error) {
+	shares := s.lexemeShares(ctx)
+	if shares == nil || len(shares.share) == 0 {
+		return nil, nil, nil
 	}
-	return someTerms
+	lexemes, err := s.wordLexemes(ctx, searchtext.Language(q.Key), q.Terms)
+	return shares, lexemes, err
 }
