@@ -107,7 +107,11 @@ func run(log *slog.Logger) error {
 		defer cancel()
 		_ = opsLn.Shutdown(sctx)
 	}()
-	if err := client.Start(ctx); err != nil {
+	// River stops abruptly when Start's context ends (running jobs
+	// cancelled, its listener closed under it): the signal is only the cue
+	// for the soft stop below, so Start gets a context the signal does not
+	// end.
+	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 	log.Info("worker started", "ops_addr", opsLn.Addr().String())
