@@ -50,6 +50,7 @@
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
 //	pagecounts.go  the web page's counts: CountMatches, SearchFacets (count and facets of a search, bounded), OwnerBundles, RepoBundles
+//	facetquery.go  a search's filters as a condition of the text index's facet lexemes (okf_facets), for the counts
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //	changes.go     the change feed: Changes, RecentChanges, CompactChanges (events written by triggers)
 //	freshness.go   BundlesWritten, TrimBundleWrites: whether bundles were written since a snapshot (the API's page cache)

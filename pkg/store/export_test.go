@@ -173,3 +173,7 @@ func BundleColumnsOfWriters() (written, notWritten []string) {
 	}
 	return written, columnsNotWritten
 }
+
+// SetMaxSampleBuckets lets s sample a search's facets from up to n buckets
+// (maxSampleBuckets otherwise).
+func SetMaxSampleBuckets(s *Store, n int) { s.sampleBucketsMax = n }

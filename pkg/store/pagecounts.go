@@ -9,17 +9,25 @@ package store
 //     the count), so a count is exact up to the list's end (MaxOffset) and
 //     reads at most CountCap+1 rows; past it the number is the planner's
 //     estimate of the same statement (EXPLAIN, no rows read), never less
-//     than CountCap+1.
+//     than CountCap+1. When the statistics of q's words already show more
+//     than CountCap matches (a search for any of its words, or for one
+//     word, without filters: manyFactor), nothing is read and the number
+//     is their estimate.
 //   - SearchFacets counts the same way and groups the rows it counted (at
 //     most CountCap+1, read in no particular order: the planner takes the
 //     cheapest path) by each facet in the same statement: exact up to
 //     CountCap, else each count is the sample's share of the estimate,
-//     marked estimated.
+//     marked estimated. When the statistics show many matches, the sample
+//     is the matches of a few of the text index's 64 buckets (a hash of
+//     the id), which its scan finds without collecting every match.
+//   - A text search's filters on facet values are tested in the text
+//     index itself (facetquery.go), one scan for the words and the values.
 //   - OwnerBundles and RepoBundles read the bundles_repo_path index
 //     (repo, path; migration 0028): a repository's bundles in the page's
 //     order, at most OwnerPageLimit+1 rows; an owner's, a range of it.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,23 +56,66 @@ type MatchCount struct {
 	Some bool
 }
 
-// matchWhere is the WHERE clause of the bundles a search with p lists (its
-// filters and, with q, every term of q; with some, any term), or "" when q
-// has nothing to look for.
-func (s *Store) matchWhere(ctx context.Context, b *sqlBuilder, p SearchParams, some bool) (string, error) {
-	where := b.filters(p)
+// manyFactor: a search whose commonest term the statistics give this many
+// times CountCap+1 bundles has more than CountCap matches whatever the
+// sample's error and the share of hidden bundles: its count is estimated
+// without reading a match.
+const manyFactor = 4
+
+// sampleWant is how many matches the sample buckets of a search of many
+// matches are chosen to hold (facetFilters): twice what the facets read,
+// so that they fill it whatever the estimate's error. At most
+// maxSampleBuckets are read: the scan of more costs more than collecting
+// the matches (7 buckets of a word of 30,000 matches at 1M: twice the
+// time).
+const (
+	sampleWant       = 2 * manySample
+	maxSampleBuckets = 2
+)
+
+// manySample is how many matches the facets of a search of many matches
+// (estimated in any case) are counted over: half the exact count's rows,
+// as each is a heap visit, and enough for a value of one match in a few
+// hundred to show.
+const manySample = 500
+
+// matches is a search's matches as the counts read them.
+type matches struct {
+	// where is the WHERE clause of the bundles a search lists (its filters
+	// and, with q, its terms: every one, or with some any one); "" when q
+	// has nothing to look for.
+	where string
+	// many is true when the statistics show more than CountCap matches
+	// (manyFactor), est then their estimate: for a search without filters
+	// for any term, or for a q of one term.
+	many bool
+	est  int64
+}
+
+// matchesOf returns the matches of a search with p, of the first buckets
+// sample buckets only when buckets is between 0 and sampleBuckets. The
+// filters are in facet form (facetFilters) when q is looked up, so that
+// the text index's one scan tests both.
+func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, some bool, buckets int) (matches, error) {
 	if p.Q == "" {
-		return where, nil
+		return matches{where: b.filters(p)}, nil
 	}
+	where, facets := b.facetFilters(p, buckets)
 	parsed := searchtext.ParseQuery(p.Q)
 	if excludesItself(parsed) {
-		return "", ErrQueryExcludesItself
+		return matches{}, ErrQueryExcludesItself
 	}
-	tq, ok := b.textQuery(p.Q, s.weigh(ctx, parsed)) // the terms Search looks up
+	weighed := s.weigh(ctx, parsed)
+	tq, ok := b.textQuery(p.Q, weighed) // the terms Search looks up
 	if !ok {
-		return "", nil
+		return matches{}, nil
 	}
-	return where + ` AND ` + tq.where(some), nil
+	m := matches{where: where + ` AND ` + tq.whereFaceted(some, facets)}
+	if !p.filtered() && (some || len(weighed.Terms) == 1) {
+		least, est := s.termRows(ctx, weighed)
+		m.many, m.est = least >= manyFactor*(CountCap+1), int64(est)
+	}
+	return m, nil
 }
 
 // CountMatches counts the live bundles a search with p lists (p's Sort,
@@ -83,12 +134,15 @@ func (s *Store) CountMatches(ctx context.Context, p SearchParams) (MatchCount, e
 
 func (s *Store) countMatches(ctx context.Context, p SearchParams, some bool) (MatchCount, error) {
 	b := &sqlBuilder{}
-	where, err := s.matchWhere(ctx, b, p, some)
-	if err != nil || where == "" {
+	m, err := s.matchesOf(ctx, b, p, some, 0)
+	if err != nil || m.where == "" {
 		return MatchCount{Exact: true}, err
 	}
+	if m.many {
+		return MatchCount{N: max(m.est, CountCap+1)}, nil
+	}
 	var n int64
-	err = s.read.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM bundles WHERE `+where+
+	err = s.read.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM bundles WHERE `+m.where+
 		` LIMIT `+strconv.Itoa(CountCap+1)+`) AS m`, b.args...).Scan(&n)
 	if stoppedByReadTimeout(ctx, err) {
 		return MatchCount{}, ErrSearchTimeout
@@ -99,7 +153,7 @@ func (s *Store) countMatches(ctx context.Context, p SearchParams, some bool) (Ma
 	if n <= CountCap {
 		return MatchCount{N: n, Exact: true}, nil
 	}
-	est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args)
+	est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+m.where, b.args)
 	if err != nil {
 		return MatchCount{}, err
 	}
@@ -165,28 +219,37 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 		out.ByConcepts = append(out.ByConcepts, wire.Facet{V: band})
 	}
 	b := &sqlBuilder{}
-	where, err := s.matchWhere(ctx, b, p, some)
-	if err != nil || where == "" {
+	m, err := s.matchesOf(ctx, b, p, some, 0)
+	if err != nil || m.where == "" {
 		return MatchCount{Exact: true}, out, err
 	}
-	rows, err := s.read.Query(ctx, `WITH m AS MATERIALIZED (SELECT origin, okf_version, repo_language, type, repo_license, concepts
-		FROM bundles WHERE `+where+` LIMIT `+strconv.Itoa(CountCap+1)+`)`+facetSampleSQL, b.args...)
-	if err != nil {
-		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
+	var counts []facetCount
+	buckets := 0
+	if m.many {
+		buckets = int((int64(sampleBuckets)*sampleWant + m.est - 1) / max(m.est, 1))
 	}
-	type count struct {
-		f, v string
-		n    int64
+	if buckets > 0 && buckets <= cmp.Or(s.sampleBucketsMax, maxSampleBuckets) {
+		// The sample is the matches of a few buckets, enough to hold
+		// sampleWant of them by the estimate: the index's scan finds them
+		// without collecting the hundreds of thousands of others.
+		sb := &sqlBuilder{}
+		sm, err := s.matchesOf(ctx, sb, p, some, buckets)
+		if err != nil {
+			return MatchCount{}, out, err
+		}
+		if counts, err = s.facetSample(ctx, sm.where, sb.args, manySample); err != nil {
+			return MatchCount{}, out, err
+		}
+		m.many = len(counts) > 0 // else the statistics were wrong: read the matches
 	}
-	counts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (count, error) {
-		var c count
-		return c, r.Scan(&c.f, &c.v, &c.n)
-	})
-	if stoppedByReadTimeout(ctx, err) {
-		return MatchCount{}, out, ErrSearchTimeout
-	}
-	if err != nil {
-		return MatchCount{}, out, fmt.Errorf("store: search facets: %w", err)
+	if len(counts) == 0 {
+		limit := CountCap + 1
+		if m.many {
+			limit = manySample
+		}
+		if counts, err = s.facetSample(ctx, m.where, b.args, limit); err != nil {
+			return MatchCount{}, out, err
+		}
 	}
 	var sampled int64
 	for _, c := range counts {
@@ -196,12 +259,17 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 	}
 	total := MatchCount{N: sampled, Exact: true}
 	scale := func(n int64) int64 { return n }
-	if sampled > CountCap {
-		est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+where, b.args)
+	switch {
+	case m.many:
+		total = MatchCount{N: max(m.est, CountCap+1)}
+	case sampled > CountCap:
+		est, err := s.estimateRows(ctx, `SELECT 1 FROM bundles WHERE `+m.where, b.args)
 		if err != nil {
 			return MatchCount{}, out, err
 		}
 		total = MatchCount{N: max(est, CountCap+1)}
+	}
+	if !total.Exact {
 		out.Estimated = true
 		scale = func(n int64) int64 { return max(1, n*total.N/sampled) }
 	}
@@ -227,6 +295,33 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 		}
 	}
 	return total, out, nil
+}
+
+// facetCount is one value's count in a sample of matches.
+type facetCount struct {
+	f, v string
+	n    int64
+}
+
+// facetSample groups at most limit of the bundles passing where by each
+// facet.
+func (s *Store) facetSample(ctx context.Context, where string, args []any, limit int) ([]facetCount, error) {
+	rows, err := s.read.Query(ctx, `WITH m AS MATERIALIZED (SELECT origin, okf_version, repo_language, type, repo_license, concepts
+		FROM bundles WHERE `+where+` LIMIT `+strconv.Itoa(limit)+`)`+facetSampleSQL, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: search facets: %w", err)
+	}
+	counts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (facetCount, error) {
+		var c facetCount
+		return c, r.Scan(&c.f, &c.v, &c.n)
+	})
+	if stoppedByReadTimeout(ctx, err) {
+		return nil, ErrSearchTimeout
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: search facets: %w", err)
+	}
+	return counts, nil
 }
 
 // OwnerBundles lists the bundles of owner's repositories that are not

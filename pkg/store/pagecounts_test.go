@@ -138,3 +138,121 @@ func TestOwnerAndRepoBundles(t *testing.T) {
 		t.Errorf("owner nobody: %d, %v", len(list), err)
 	}
 }
+
+// TestCountFacetFilters counts a text search with every filter on a facet
+// value, values a tsquery would misread included: the count reads the
+// values' lexemes in the text index (facetquery.go) and must agree with
+// the search, which tests the columns.
+func TestCountFacetFilters(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	var ins []store.BundleInput
+	languages := []string{"Go", `Obj'C\`, "C++", "F# & more | !x"}
+	licenses := []string{"MIT", "Apache-2.0", `it's "free"`}
+	types := []string{"reference", "guide", "run:book"}
+	for i := range 60 {
+		in := repoBundle("facet", fmt.Sprintf("r%02d", i), "index.md")
+		in.Name = fmt.Sprintf("Weaver notes %d", i)
+		in.Repo.Language = ptr(languages[i%len(languages)])
+		in.Repo.License = ptr(licenses[i%len(licenses)])
+		in.Type = types[i%len(types)]
+		in.OKFVersion = []string{"0.1", "0.2", "0.10"}[i%3]
+		in.Concepts = i
+		ins = append(ins, in)
+	}
+	ins = append(ins, siteBundle("https://weaver.example.org/okf/index.md"))
+	if _, err := s.UpsertBundles(ctx, ins); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []store.SearchParams{
+		{Q: "weaver", Languages: []string{`obj'c\`}},
+		{Q: "weaver", Languages: []string{"c++", "F# & MORE | !X"}},
+		{Q: "weaver notes", Licenses: []string{`IT'S "FREE"`}, Types: []string{"run:book", "guide"}},
+		{Q: "weaver", Versions: []string{"0.10"}, ConceptBands: []string{"21-100", "101+"}},
+		{Q: "weaver", Versions: []string{"0.1"}, Origin: wire.OriginCodeHost, ConceptBands: []string{"0"}},
+		{Q: "weaver", Origin: wire.OriginDomain},
+		{Q: "weav", Languages: []string{"go"}}, // the word being typed: its head prefix too
+		{Q: "weaver unheardof", Languages: []string{"c++"}},
+		{Q: "weaver", Concept: "alpha", Licenses: []string{"mit"}},
+	} {
+		t.Run(fmt.Sprintf("%+v", p), func(t *testing.T) {
+			p.Limit = store.MaxLimit
+			list, err := s.Search(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) == 0 && p.Q != "weaver unheardof" {
+				t.Fatalf("the search finds nothing: a case that cannot tell")
+			}
+			c, err := s.CountMatches(ctx, p)
+			if err != nil || c.N != int64(len(list)) || !c.Exact {
+				t.Errorf("count %+v (%v), the search lists %d", c, err, len(list))
+			}
+			c, f, err := s.SearchFacets(ctx, p)
+			if err != nil || c.N != int64(len(list)) || f.ByOrigin[wire.OriginCodeHost]+f.ByOrigin[wire.OriginDomain] != c.N {
+				t.Errorf("facets %+v %+v (%v), the search lists %d", c, f, err, len(list))
+			}
+		})
+	}
+}
+
+// TestCountManyMatches counts a word that thousands of bundles hold: the
+// statistics say there are more than the cap, and the count and facets
+// are estimated without reading every match, the facets from a sample of
+// the index's buckets that still gives each value its share.
+func TestCountManyMatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inserts 5,000 bundles")
+	}
+	s, _ := newStore(t)
+	ctx := context.Background()
+	const n = 5000
+	var ins []store.BundleInput
+	for i := range n {
+		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
+		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
+		if i%4 == 0 {
+			in.Repo.Language = ptr("Kotlin") // a quarter
+		}
+		ins = append(ins, in)
+	}
+	for len(ins) > 0 {
+		k := min(len(ins), 500)
+		if _, err := s.UpsertBundles(ctx, ins[:k]); err != nil {
+			t.Fatal(err)
+		}
+		ins = ins[k:]
+	}
+	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+		t.Fatal(err)
+	}
+	// The sample is the matches of the buckets that hold about twice the
+	// facets' sample (26 of 64 here), as at a million bundles it is 1 or 2.
+	store.SetMaxSampleBuckets(s, 64)
+	near := func(got, want int64) bool { return got >= want*7/10 && got <= want*13/10 }
+	// (A search for some words takes the same path; its words' shares would
+	// need twice these bundles to pass the cap fourfold under the stop-word
+	// share.)
+	for _, q := range []string{"lighthouse", "lighthouse keeper"} {
+		c, err := s.CountMatches(ctx, store.SearchParams{Q: q})
+		if err != nil || c.Exact || !near(c.N, n) {
+			t.Errorf("count of %q: %+v (%v), want an estimate near %d", q, c, err, n)
+		}
+		c, f, err := s.SearchFacets(ctx, store.SearchParams{Q: q})
+		if err != nil || c.Exact || !f.Estimated || !near(f.ByOrigin[wire.OriginCodeHost], n) {
+			t.Fatalf("facets of %q: %+v %+v (%v)", q, c, f, err)
+		}
+		langs := map[string]int64{}
+		for _, l := range f.ByLanguage {
+			langs[l.V] = l.N
+		}
+		if !near(langs["Kotlin"], n/4) || !near(langs["Go"], n*3/4) {
+			t.Errorf("languages of %q: %v, want about %d Kotlin and %d Go", q, langs, n/4, n*3/4)
+		}
+	}
+	// A filter: exact again, read through the index's intersection.
+	c, err := s.CountMatches(ctx, store.SearchParams{Q: "lighthouse", Languages: []string{"kotlin"}})
+	if err != nil || c.N <= store.CountCap || c.Exact {
+		t.Errorf("count with a filter: %+v (%v), want an estimate past the cap", c, err)
+	}
+}

@@ -43,6 +43,9 @@ type Store struct {
 	// pendingFlushed is when this Store last flushed the text indexes'
 	// pending lists, in Unix nanoseconds (pendinglist.go).
 	pendingFlushed atomic.Int64
+	// sampleBucketsMax, when not 0, replaces maxSampleBuckets: tests of a
+	// few thousand bundles reach the sampled facets with it.
+	sampleBucketsMax int
 }
 
 // readParams are the session settings of a read pool whose statements stop

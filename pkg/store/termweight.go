@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,7 +58,9 @@ type lexemeShares struct {
 	// floor is the share taken for a lexeme not listed: half the least
 	// listed one (as the planner takes it), 0 when nothing is listed.
 	floor float64
-	read  time.Time
+	// rows is the table's rows as ANALYZE last counted them.
+	rows float64
+	read time.Time
 }
 
 // termShares is what weigh keeps: the shares and the lexemes of the words
@@ -157,15 +160,17 @@ func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 	var elems []string
 	var freqs []float32
+	var rows float64
 	err := s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
-		coalesce(most_common_elem_freqs, '{}')
-	FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'bundles' AND attname = 'search'
-		AND (SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass) >= $1`, minIndexBundles).
-		Scan(&elems, &freqs)
+		coalesce(most_common_elem_freqs, '{}'), t.reltuples
+	FROM pg_stats, (SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass) AS t
+	WHERE schemaname = current_schema() AND tablename = 'bundles' AND attname = 'search'
+		AND t.reltuples >= $1`, minIndexBundles).
+		Scan(&elems, &freqs, &rows)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: lexeme shares: %w", err)
 	}
-	out := &lexemeShares{share: make(map[string]float64, len(elems)), read: time.Now()}
+	out := &lexemeShares{share: make(map[string]float64, len(elems)), rows: rows, read: time.Now()}
 	least := 1.0
 	for i, e := range elems {
 		if i >= len(freqs) {
@@ -259,6 +264,39 @@ func (s *Store) rareTerms(ctx context.Context, q searchtext.Query) bool {
 		}
 	}
 	return total < rareShare
+}
+
+// termRows is what the statistics say of the bundles holding some term of
+// q (each term as any of its lexemes): least, a lower bound (the rows of
+// its commonest listed lexeme), and est, an estimate (the lexemes taken as
+// independent, as the planner takes them). For a q of one term these are
+// the bundles holding q. Both 0 when the statistics cannot tell: no
+// statistics, or q has a phrase or excludes words (its matches are then
+// fewer than its words').
+func (s *Store) termRows(ctx context.Context, q searchtext.Query) (least, est float64) {
+	if len(q.Excluded) > 0 || slices.ContainsFunc(q.Terms, func(t searchtext.Term) bool { return t.Phrase }) {
+		return 0, 0
+	}
+	shares, lexemes, err := s.termLexemes(ctx, q)
+	if shares == nil || err != nil {
+		return 0, 0
+	}
+	none, seen := 1.0, map[string]bool{}
+	for _, t := range q.Terms {
+		for _, l := range lexemes[t.Words[0]] {
+			share, listed := shares.share[l]
+			if listed {
+				least = max(least, share*shares.rows)
+			} else {
+				share = shares.floor
+			}
+			if !seen[l] {
+				seen[l] = true
+				none *= 1 - share
+			}
+		}
+	}
+	return least, (1 - none) * shares.rows
 }
 
 // termLexemes returns the statistics' shares and the lexemes of q's words;

@@ -135,6 +135,20 @@ func (tq textQuery) where(some bool) string {
 	return `search @@ ` + tq.all
 }
 
+// whereFaceted is where(some) and facets, a condition on the facet lexemes
+// that bundles_live_search holds beside the search vector (facetquery.go),
+// put beside each test of the search vector so that one scan of that index
+// answers both; a head match is tested for facets apart.
+func (tq textQuery) whereFaceted(some bool, facets string) string {
+	if facets == "" {
+		return tq.where(some)
+	}
+	if some || len(tq.terms) > 1 || tq.allTyped == tq.all {
+		return tq.where(some) + ` AND ` + facets
+	}
+	return `((search @@ ` + tq.all + ` AND ` + facets + `) OR (` + tq.headHolds(tq.allTyped) + ` AND ` + facets + `))`
+}
+
 // holdsAll and holdsSome are holds of every term and of some term.
 func (tq textQuery) holdsAll(alias string) string  { return tq.holds(alias, tq.all, tq.allTyped) }
 func (tq textQuery) holdsSome(alias string) string { return tq.holds(alias, tq.some, tq.someTyped) }
