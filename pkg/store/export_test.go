@@ -80,7 +80,12 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p,
 // its terms as Search looks them up (the index's stop words left out).
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), termMatch{})
+	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
+	var m termMatch
+	if p.Sort != wire.SortRelevance {
+		m.narrow = s.narrowMatches(ctx, p, q, false) // as Search plans it
+	}
+	sql, args, err := searchSQL(p, q, m)
 	if err != nil || sql == "" {
 		return "", err
 	}

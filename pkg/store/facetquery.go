@@ -5,15 +5,17 @@ import (
 	"strings"
 )
 
-// The facet form of a search's filters, for the statements that count a
-// text search's matches (pagecounts.go). bundles_live_search indexes each
-// bundle's facet values as lexemes beside its search vector (okf_facets,
-// migration 0029), so a filter on a value is a text condition of that same
-// GIN index: the scan intersects it with the words' matches, skipping
-// through the longer posting list, instead of reading every match of the
-// words in the heap to test the value. The search statements keep the
-// column form (filters): their walks of a sort index test a row's columns
-// for about a microsecond less than its facet lexemes.
+// The facet form of a search's filters. bundles_live_search and
+// bundles_live_search_head index each bundle's facet values as lexemes
+// beside its words (okf_facets, migration 0029), so a filter on a value is
+// a text condition of the same GIN index: the scan intersects it with the
+// words' matches, skipping through the longer posting list, instead of
+// reading every match of the words in the heap to test the value. The
+// web page's counts of a text search use it (pagecounts.go), and so does a
+// sorted search whose matches are few by the statistics (narrowMatches);
+// other statements keep the column form (filters): a walk of a sort index
+// tests a row's columns, where okf_facets costs about a microsecond a row
+// to compute.
 
 // facetsExpr is a bundle's facet lexemes as bundles_live_search indexes
 // them.
@@ -30,13 +32,41 @@ const sampleBuckets = 64
 // and sampleBuckets, the bundles of the first buckets sample buckets only;
 // "" when there is none of these.
 func (b *sqlBuilder) facetFilters(p SearchParams, buckets int) (where, facets string) {
-	var groups []string
-	group := func(key string, values []string) {
-		alts := make([]string, len(values))
-		for i, v := range values {
-			alts[i] = tsLexeme(key + "=" + v)
+	groups := facetGroups(p)
+	if buckets > 0 && buckets < sampleBuckets {
+		g := make([]string, buckets)
+		for i := range g {
+			g[i] = "sample=" + strconv.Itoa(i)
 		}
-		groups = append(groups, "("+strings.Join(alts, " | ")+")")
+		groups = append(groups, g)
+	}
+	rest := p
+	rest.Origin, rest.Versions, rest.Languages, rest.Types, rest.Licenses, rest.ConceptBands = "", nil, nil, nil, nil, nil
+	where = b.filters(rest)
+	if len(groups) > 0 {
+		ands := make([]string, len(groups))
+		for i, g := range groups {
+			alts := make([]string, len(g))
+			for k, lexeme := range g {
+				alts[k] = tsLexeme(lexeme)
+			}
+			ands[i] = "(" + strings.Join(alts, " | ") + ")"
+		}
+		facets = facetsExpr + ` @@ ` + b.arg(strings.Join(ands, " & ")) + `::tsquery`
+	}
+	return where, facets
+}
+
+// facetGroups are p's filters on facet values as okf_facets' lexemes: a
+// bundle passes when it holds one lexeme of each group.
+func facetGroups(p SearchParams) [][]string {
+	var groups [][]string
+	group := func(key string, values []string) {
+		g := make([]string, len(values))
+		for i, v := range values {
+			g[i] = key + "=" + v
+		}
+		groups = append(groups, g)
 	}
 	if p.Origin != "" {
 		group("origin", []string{string(p.Origin)})
@@ -56,20 +86,7 @@ func (b *sqlBuilder) facetFilters(p SearchParams, buckets int) (where, facets st
 	if len(p.ConceptBands) > 0 {
 		group("concepts", p.ConceptBands)
 	}
-	if buckets > 0 && buckets < sampleBuckets {
-		ids := make([]string, buckets)
-		for i := range ids {
-			ids[i] = strconv.Itoa(i)
-		}
-		group("sample", ids)
-	}
-	rest := p
-	rest.Origin, rest.Versions, rest.Languages, rest.Types, rest.Licenses, rest.ConceptBands = "", nil, nil, nil, nil, nil
-	where = b.filters(rest)
-	if len(groups) > 0 {
-		facets = facetsExpr + ` @@ ` + b.arg(strings.Join(groups, " & ")) + `::tsquery`
-	}
-	return where, facets
+	return groups
 }
 
 // tsLexeme quotes s as one lexeme of a tsquery's text: in single quotes,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -201,31 +202,9 @@ func TestCountFacetFilters(t *testing.T) {
 // are estimated without reading every match, the facets from a sample of
 // the index's buckets that still gives each value its share.
 func TestCountManyMatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("inserts 5,000 bundles")
-	}
-	s, _ := newStore(t)
+	s := manyLighthouses(t)
 	ctx := context.Background()
-	const n = 5000
-	var ins []store.BundleInput
-	for i := range n {
-		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
-		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
-		if i%4 == 0 {
-			in.Repo.Language = ptr("Kotlin") // a quarter
-		}
-		ins = append(ins, in)
-	}
-	for len(ins) > 0 {
-		k := min(len(ins), 500)
-		if _, err := s.UpsertBundles(ctx, ins[:k]); err != nil {
-			t.Fatal(err)
-		}
-		ins = ins[k:]
-	}
-	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
-		t.Fatal(err)
-	}
+	const n = lighthouses
 	// The sample is the matches of the buckets that hold about twice the
 	// facets' sample (26 of 64 here), as at a million bundles it is 1 or 2.
 	store.SetMaxSampleBuckets(s, 64)
@@ -255,4 +234,45 @@ func TestCountManyMatches(t *testing.T) {
 	if err != nil || c.N <= store.CountCap || c.Exact {
 		t.Errorf("count with a filter: %+v (%v), want an estimate past the cap", c, err)
 	}
+}
+
+// lighthouses is how many bundles manyLighthouses writes.
+const lighthouses = 5000
+
+// manyLighthouses is a store of lighthouses bundles named "Lighthouse
+// keeper <i>", a quarter of them in Kotlin (the others in Go), a third
+// with "beacon" in their tagline, analysed,
+// so that the planner's statistics list their words and values.
+func manyLighthouses(t *testing.T) *store.Store {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("inserts 5,000 bundles")
+	}
+	s, clk := newStore(t)
+	ctx := context.Background()
+	var ins []store.BundleInput
+	for i := range lighthouses {
+		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
+		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
+		in.Repo.Stars = (i * 7919) % 1000
+		if i%4 == 0 {
+			in.Repo.Language = ptr("Kotlin") // a quarter
+		}
+		if i%3 == 0 {
+			in.Tagline = "A beacon on the coast" // a third
+		}
+		ins = append(ins, in)
+	}
+	for len(ins) > 0 {
+		k := min(len(ins), 500)
+		if _, err := s.UpsertBundles(ctx, ins[:k]); err != nil {
+			t.Fatal(err)
+		}
+		ins = ins[k:]
+		clk.Advance(time.Minute) // batches apart in the recency order
+	}
+	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -20,6 +20,15 @@ package store
 //     band, license, type) are checked while walking the sort index, which
 //     stops early; a rare value (a repository, a rare version or type) is
 //     read through its own partial index and the few rows are sorted.
+//     With q, a filter on a facet value (origin, version, language, type,
+//     license, band) whose matches the statistics put at no more than
+//     narrowCap is read with q's words in the text index (facetquery.go)
+//     and the matches sorted: a walk's length is the matches' density
+//     along the sort, which the planner cannot know (a rare language or
+//     band walked 100-160 ms at 1M), while the intersection costs its own
+//     size. More matches than that are walked, as before: a walk of the
+//     recency order reads the heap in its physical order, the matches'
+//     pages are scattered.
 //     The origin leads the key of the stars order's second index
 //     (bundles_live_origin_stars, migration 0022): bundles of origin domain
 //     have no stars and come after every starred bundle, so a walk of
@@ -141,6 +150,9 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	if sort == wire.SortRelevance && len(q.Terms) > 1 {
 		m.rare = s.rareTerms(ctx, q) // for its partial tier
 	}
+	if sort != wire.SortRelevance {
+		m.narrow = s.narrowMatches(ctx, p, q, false)
+	}
 	out, err := s.search(ctx, p, q, m)
 	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
 		// Words are optional: a sorted search that no bundle matches with
@@ -149,7 +161,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		// first page, where an empty page may just be the list's end.
 		var relax bool
 		if relax, err = s.relaxes(ctx, p, q); relax {
-			out, err = s.search(ctx, p, q, termMatch{any: true, rare: s.rareTerms(ctx, q)})
+			out, err = s.search(ctx, p, q, termMatch{any: true, rare: s.rareTerms(ctx, q), narrow: s.narrowMatches(ctx, p, q, true)})
 			for i := range out {
 				out[i].Partial = true
 			}

@@ -50,7 +50,13 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 			return "", nil, nil // nothing to look for
 		}
 	}
-	filters := b.filters(p)
+	narrow := q != "" && m.narrow && sort != wire.SortRelevance
+	var filters, facets string
+	if narrow {
+		filters, facets = b.facetFilters(p, 0)
+	} else {
+		filters = b.filters(p)
+	}
 	after := ""
 	if p.After != "" {
 		k, err := decodeCursor(p.After, sort)
@@ -66,8 +72,11 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 	if after != "" {
 		where += ` AND ` + after
 	}
+	if narrow {
+		return sortedMatches(tq.whereFaceted(m.any, facets), where, sortOrders[sort], limit, offset), b.args, nil
+	}
 	if q != "" && m.any && m.rare && len(tq.terms) > 1 {
-		return anyRareTerm(tq, where, sortOrders[sort], limit, offset), b.args, nil
+		return sortedMatches(`search @@ `+tq.some, where, sortOrders[sort], limit, offset), b.args, nil
 	}
 	if q != "" {
 		where += ` AND ` + tq.where(m.any)
@@ -84,26 +93,32 @@ type termMatch struct {
 	any bool
 	// rare says that q's terms are rare (rareTerms): their matches are
 	// read whole and sorted, not found by walking the recency or sort
-	// index (anyRareTerm, relevance's partial tier).
+	// index (sortedMatches, relevance's partial tier).
 	rare bool
+	// narrow says that a sorted search's matches, with its filters on
+	// facet values, are few (narrowMatches): they are read whole through
+	// the text index and sorted (sortedMatches).
+	narrow bool
 }
 
-// anyRareTerm is the statement of a sorted search for the bundles holding
-// any of q's terms (and passing where), in order, when the terms are rare:
-// every match is read without the order (OFFSET 0 keeps the planner from
-// walking the sort index for them) and the first offset+limit sorted. The
-// planner estimates a disjunction of words its statistics do not list at
-// several times each word's share (4,333 rows for a word, its stem and
-// two glued forms that three bundles hold, at 1M), and walked the sort
-// index expecting a match every few hundred rows: two rare words read
-// 418,280 rows. The rows are passed on by ctid, stable within the
-// statement's snapshot, not by id, which is read out of line.
-func anyRareTerm(tq textQuery, where, order string, limit, offset int) string {
+// sortedMatches is the statement of a sorted search that reads every
+// bundle passing where and match, without the order (OFFSET 0 keeps the
+// planner from walking the sort index for them), and sorts the first
+// offset+limit: for the bundles holding any of q's terms when the terms
+// are rare, and for q's matches with filters on facet values when they are
+// few (narrowMatches, match then in facet form). The planner estimates a
+// disjunction of words its statistics do not list at several times each
+// word's share (4,333 rows for a word, its stem and two glued forms that
+// three bundles hold, at 1M), and walked the sort index expecting a match
+// every few hundred rows: two rare words read 418,280 rows. The rows are
+// passed on by ctid, stable within the statement's snapshot, not by id,
+// which is read out of line.
+func sortedMatches(match, where, order string, limit, offset int) string {
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles
 WHERE ctid = ANY (ARRAY(
 	SELECT ctid FROM (
 		SELECT ctid, indexed_at, updated_at, name, repo_stars, id FROM bundles
-		WHERE ` + where + ` AND search @@ ` + tq.some + ` OFFSET 0) AS m
+		WHERE ` + where + ` AND ` + match + ` OFFSET 0) AS m
 	ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(offset+limit) + `))
 ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
 }

@@ -1,0 +1,107 @@
+package store_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/store"
+	"github.com/okfindex/okf-index/pkg/wire"
+)
+
+// TestSearchNarrowMatches searches a word every bundle holds with a filter
+// a quarter of them pass: the statistics put the matches under narrowCap,
+// so the search reads them through the text index's intersection and sorts
+// them (sortedMatches). Each sort's pages, by offset and by cursor, must be
+// the filtered bundles in the sort's order, as the columns say.
+func TestSearchNarrowMatches(t *testing.T) {
+	s := manyLighthouses(t)
+	ctx := context.Background()
+	orders := map[wire.Sort]string{
+		wire.SortRecent:  `indexed_at DESC, id`,
+		wire.SortUpdated: `updated_at DESC, id`,
+		wire.SortName:    `lower(name) COLLATE "C", id`,
+		wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
+	}
+	for sort, order := range orders {
+		t.Run(string(sort), func(t *testing.T) {
+			p := store.SearchParams{Q: "lighthouse", Languages: []string{"KOTLIN"}, Sort: sort, Limit: 50}
+			plan, err := store.ExplainSearch(ctx, s, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(plan, "okf_facets") {
+				t.Fatalf("the search did not read the filter in the text index:\n%s", plan)
+			}
+			rows, err := s.Pool().Query(ctx, `SELECT id FROM bundles WHERE visibility = 'live'
+				AND lower(repo_language) = 'kotlin' ORDER BY `+order+` LIMIT 150`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil || len(want) != 150 {
+				t.Fatalf("%d expected ids (%v)", len(want), err)
+			}
+			var byOffset, byCursor []string
+			after := ""
+			for page := range 3 {
+				p.Offset = page * 50
+				list, err := s.Search(ctx, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range list {
+					byOffset = append(byOffset, b.ID)
+				}
+				c := p
+				c.Offset, c.After = 0, after
+				if page == 0 {
+					c.After = ""
+				}
+				list, err = s.Search(ctx, c)
+				if err != nil || len(list) == 0 {
+					t.Fatalf("page %d by cursor: %d (%v)", page, len(list), err)
+				}
+				for _, b := range list {
+					byCursor = append(byCursor, b.ID)
+				}
+				after = list[len(list)-1].Cursor
+			}
+			if !slices.Equal(byOffset, want) {
+				t.Errorf("pages by offset differ from the filtered order:\n got %v\nwant %v", byOffset[:10], want[:10])
+			}
+			if !slices.Equal(byCursor, want) {
+				t.Errorf("pages by cursor differ from the filtered order:\n got %v\nwant %v", byCursor[:10], want[:10])
+			}
+			// Words no bundle holds together: the search lists those holding
+			// some of them, read the same way.
+			rows, err = s.Pool().Query(ctx, `SELECT id FROM bundles WHERE visibility = 'live'
+				AND lower(repo_language) = 'kotlin' AND tagline LIKE '%beacon%' ORDER BY `+order+` LIMIT 50`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err = pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil || len(want) != 50 {
+				t.Fatalf("%d expected ids (%v)", len(want), err)
+			}
+			p.Q, p.Offset = "beacon sextant", 0
+			list, err := s.Search(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var some []string
+			for _, b := range list {
+				some = append(some, b.ID)
+				if !b.Partial {
+					t.Errorf("%s is not marked partial", b.ID)
+				}
+			}
+			if !slices.Equal(some, want) {
+				t.Errorf("the first page of some words differs from the filtered order:\n got %v\nwant %v", some, want)
+			}
+		})
+	}
+}
