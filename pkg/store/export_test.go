@@ -82,7 +82,7 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
 	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
 	var m termMatch
-	if p.Sort != wire.SortRelevance {
+	if p.Sort != wire.SortRelevance || len(q.Terms) == 1 {
 		m.narrow = s.narrowMatches(ctx, p, q, false) // as Search plans it
 	}
 	sql, args, err := searchSQL(p, q, m)
@@ -182,3 +182,29 @@ func BundleColumnsOfWriters() (written, notWritten []string) {
 // SetMaxSampleBuckets lets s sample a search's facets from up to n buckets
 // (maxSampleBuckets otherwise).
 func SetMaxSampleBuckets(s *Store, n int) { s.sampleBucketsMax = n }
+
+// SearchIDsWalking runs the statement of a search of p as Search would
+// without reading narrow matches in the text indexes (narrowMatches), and
+// returns the ids and cursors of its page.
+func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) (ids, cursors []string, err error) {
+	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), termMatch{})
+	if err != nil || sql == "" {
+		return nil, nil, err
+	}
+	rows, err := s.read.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) {
+		var tier int
+		var stars *int
+		b, err := scanBundle(r, &tier, &stars)
+		b.Cursor = cursorOf(p.Sort, b, tier, stars)
+		return b, err
+	})
+	for _, b := range list {
+		ids = append(ids, b.ID)
+		cursors = append(cursors, b.Cursor)
+	}
+	return ids, cursors, err
+}

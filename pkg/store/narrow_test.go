@@ -105,3 +105,60 @@ func TestSearchNarrowMatches(t *testing.T) {
 		})
 	}
 }
+
+// TestRelevanceNarrowMatches ranks a word every bundle holds with a filter
+// a quarter pass: relevance reads each source's matches in the text
+// indexes (narrowMatches) and must list what its walks list, page by page,
+// by offset past the window and by cursor.
+func TestRelevanceNarrowMatches(t *testing.T) {
+	s := manyLighthouses(t)
+	ctx := context.Background()
+	p := store.SearchParams{Q: "lighthouse", Languages: []string{"kotlin"}, Sort: wire.SortRelevance, Limit: 24}
+	plan, err := store.ExplainSearch(ctx, s, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "okf_facets") {
+		t.Fatalf("relevance did not read the filter in the text index:\n%s", plan)
+	}
+	after := ""
+	for _, offset := range []int{0, 24, 48, 96, 120} {
+		p.Offset = offset
+		list, err := s.Search(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := store.SearchIDsWalking(ctx, s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range list {
+			got = append(got, b.ID)
+			if b.Cursor != "" {
+				after = b.Cursor
+			}
+		}
+		if len(got) != 24 || !slices.Equal(got, want) {
+			t.Errorf("offset %d: read narrow %v\nwalked %v", offset, got, want)
+		}
+	}
+	// The page after the last cursor (the rest tier's).
+	c := p
+	c.Offset, c.After = 0, after
+	list, err := s.Search(ctx, c)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("the page after a cursor: %d (%v)", len(list), err)
+	}
+	want, _, err := store.SearchIDsWalking(ctx, s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range list {
+		got = append(got, b.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("after a cursor: read narrow %v\nwalked %v", got, want)
+	}
+}

@@ -116,12 +116,26 @@ const (
 // leaves them out of the statement). With a cursor of the rest tier
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
-func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, rare bool) string {
+func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, m termMatch) string {
+	// newest is the n newest bundles passing where, by a walk of the
+	// recency index; when the matches are few (m.narrow: filters then test
+	// the facet values in the text indexes, with the words), every one is
+	// read through those indexes and sorted, as the walk's length is the
+	// matches' density along the recency order, which the planner cannot
+	// know (OFFSET 0 keeps it from walking).
+	newest := func(cols, where string, n int) string {
+		if m.narrow {
+			return `SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM bundles WHERE ` + where + ` OFFSET 0) AS m
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
+		}
+		return `SELECT ` + cols + ` FROM bundles WHERE ` + where + `
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
+	}
 	// The sources read through an index ask the whole vector for the words
 	// as written; the typed word's prefix is met by h (the head) and by the
 	// starred walk, which checks each row it reads.
 	match := filters + ` AND search @@ ` + tq.all
-	window := b.relevanceWindow(tq, filters, match)
+	window := b.relevanceWindow(tq, filters, match, newest, m.narrow)
 	score := windowScore(tq)
 	// The rest is the newest matches less e and w, read by a walk (or a
 	// sort) that its outer LIMIT stops: the inner LIMIT, a constant, is
@@ -143,8 +157,7 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 		return window + `
 SELECT ` + qualified("b", bundleColumns) + `, ` + strconv.Itoa(restTier) + `, b.repo_stars FROM (
 	SELECT id, indexed_at FROM (
-		SELECT id, indexed_at FROM bundles WHERE ` + where + `
-		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS s
+		` + newest(`id, indexed_at`, where, n) + `) AS s
 	WHERE ` + notRanked + `
 	LIMIT ` + strconv.Itoa(limit) + off + `
 ) AS page JOIN bundles AS b USING (id)
@@ -163,7 +176,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	partial := ``
 	if len(tq.terms) > 1 {
-		partial = b.partialTier(tq, filters, end, ranked, rare)
+		partial = b.partialTier(tq, filters, end, ranked, m.rare)
 	}
 	// a is planned as it stands (a walk of bundles_live_recent for a common
 	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
@@ -172,8 +185,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	// read as far as it is pulled: the rest's LIMIT pulls the rows the page
 	// needs past the window, none when the window fills it.
 	return window + `, a AS MATERIALIZED (
-	SELECT id, indexed_at FROM bundles WHERE ` + match + `
-	ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(end) + `
+	` + newest(`id, indexed_at`, match, end) + `
 ), ordered AS (
 	SELECT id, ` + strconv.Itoa(exactTier) + ` AS tier, e.near::int * 1e6 - e.look_alike::int * 1e3 + ` + fmt.Sprintf(popularity, "e") + ` + e.named::int * 1e-7 AS score, indexed_at
 	FROM e WHERE ` + scored + `
@@ -197,7 +209,7 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // relevanceWindow is relevance's first CTEs, the exact tier and the
 // ranked window (e0, e, h, sw, pw, p0, pr, p and w), over the bundles
 // passing filters; match is filters and the whole vector's test of q.
-func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string {
+func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest func(cols, where string, n int) string, narrow bool) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds (headHolds).
@@ -216,6 +228,23 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string) string
 	// "Awesome OKF Bundle" before its other bundles).
 	named := `position(' ' || okf_name_key(` + key + `) || ' ' IN ' ' || okf_name_key(name) || ' ') > 0`
 	byStars := ` ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + win
+	// The starred walk: the starWalk most starred bundles passing the
+	// filters, or, when the matches are few (narrow), the most starred of
+	// them, every one read through the text indexes and sorted.
+	starred := `SELECT id, repo_stars, indexed_at, search, search_head FROM bundles WHERE ` + filters + `
+		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk)
+	// rankAll: p0 reads the matches to rank them all when the walk found
+	// none or saw every bundle passing the filters; when they are few
+	// (narrow) it reads them anyway, as the intersection is cheap, and
+	// ranks them all when they are at most exactCap, as a rare word's.
+	rankAll := `((SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
+		OR (SELECT count(*) FROM (SELECT 1 FROM bundles WHERE ` + filters + ` LIMIT ` + strconv.Itoa(starWalk) + `) AS n) < ` + strconv.Itoa(starWalk) + `)`
+	if narrow {
+		rankAll = `true`
+		starred = `SELECT id, repo_stars, indexed_at, search, search_head FROM (
+		SELECT id, repo_stars, indexed_at, search, search_head FROM bundles WHERE ` + filters + ` AND ` + tq.holdsSome("") + ` OFFSET 0) AS m
+		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk)
+	}
 	score := windowScore(tq)
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
@@ -231,18 +260,15 @@ WITH e0 AS MATERIALIZED (
 	WHERE (SELECT count(*) FROM e0) <= ` + strconv.Itoa(exactCap) + `
 	ORDER BY near DESC, look_alike, repo_stars DESC NULLS LAST, named DESC, id LIMIT ` + win + `
 ), h AS MATERIALIZED (
-	SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND ` + head + `
-	ORDER BY indexed_at DESC, id LIMIT ` + win + `
+	` + newest(`id, indexed_at`, filters+` AND `+head, rankWindow) + `
 ), sw AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at, ` + tq.holdsAll("") + ` AS holds_all FROM (
-		SELECT id, repo_stars, indexed_at, search, search_head FROM bundles WHERE ` + filters + `
-		ORDER BY repo_stars DESC NULLS LAST, id LIMIT ` + strconv.Itoa(starWalk) + `) AS s
+		` + starred + `) AS s
 	WHERE ` + tq.holdsSome("") + `
 ), pw AS MATERIALIZED (
 	SELECT id, repo_stars, indexed_at FROM sw WHERE holds_all` + byStars + `
 ), p0 AS MATERIALIZED (
-	SELECT id FROM bundles WHERE ` + match + ` AND ((SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
-		OR (SELECT count(*) FROM (SELECT 1 FROM bundles WHERE ` + filters + ` LIMIT ` + strconv.Itoa(starWalk) + `) AS n) < ` + strconv.Itoa(starWalk) + `)
+	SELECT id FROM bundles WHERE ` + match + ` AND ` + rankAll + `
 	LIMIT ` + strconv.Itoa(exactCap+1) + `
 ), pr AS MATERIALIZED (
 	SELECT x.id, x.indexed_at FROM p0 JOIN bundles AS x USING (id)

@@ -150,7 +150,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	if sort == wire.SortRelevance && len(q.Terms) > 1 {
 		m.rare = s.rareTerms(ctx, q) // for its partial tier
 	}
-	if sort != wire.SortRelevance {
+	if sort != wire.SortRelevance || len(q.Terms) == 1 {
 		m.narrow = s.narrowMatches(ctx, p, q, false)
 	}
 	out, err := s.search(ctx, p, q, m)

@@ -50,7 +50,7 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 			return "", nil, nil // nothing to look for
 		}
 	}
-	narrow := q != "" && m.narrow && sort != wire.SortRelevance
+	narrow := q != "" && m.narrow
 	var filters, facets string
 	if narrow {
 		filters, facets = b.facetFilters(p, 0)
@@ -66,7 +66,12 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 		after, offset = b.after(k), 0
 	}
 	if sort == wire.SortRelevance {
-		return b.relevance(tq, filters, limit, offset, after, m.rare), b.args, nil
+		if narrow {
+			// Every source reads the facet values in the text indexes with
+			// the words, and sorts what it reads (relevance).
+			filters += ` AND ` + facets
+		}
+		return b.relevance(tq, filters, limit, offset, after, m), b.args, nil
 	}
 	where := filters
 	if after != "" {
@@ -95,9 +100,10 @@ type termMatch struct {
 	// read whole and sorted, not found by walking the recency or sort
 	// index (sortedMatches, relevance's partial tier).
 	rare bool
-	// narrow says that a sorted search's matches, with its filters on
-	// facet values, are few (narrowMatches): they are read whole through
-	// the text index and sorted (sortedMatches).
+	// narrow says that a search's matches, with its filters on facet
+	// values, are few (narrowMatches): a sorted search reads them whole
+	// through the text index and sorts them (sortedMatches); relevance, of
+	// one term only, reads each source so (relevance).
 	narrow bool
 }
 
