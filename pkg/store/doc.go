@@ -50,7 +50,8 @@
 //	opsstats.go    Ping, PoolStats, OpsStats: what the operator listener reads
 //	ownerstatus.go what the sweep saw per repository (RecordRepoReads, RepoStatus), link counts and their index-wide figure
 //	pagecounts.go  the web page's counts: CountMatches, SearchFacets (count and facets of a search, bounded), OwnerBundles, RepoBundles
-//	facetquery.go  a search's filters as a condition of the text index's facet lexemes (okf_facets), for the counts
+//	facetquery.go  a search's filters as a condition of the text indexes' facet lexemes (okf_facets)
+//	estimates.go   what the statistics say of a search's matches: how many, and whether few enough to read them all
 //	unavailable.go IsUnavailable, UnavailableCause: which failures are the database's
 //	changes.go     the change feed: Changes, RecentChanges, CompactChanges (events written by triggers)
 //	freshness.go   BundlesWritten, TrimBundleWrites: whether bundles were written since a snapshot (the API's page cache)

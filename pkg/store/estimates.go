@@ -1,0 +1,135 @@
+package store
+
+// What the planner's statistics say of a search's matches, without reading
+// a bundle: how many hold q's terms (termRows, estimateTerms; from the
+// shares termweight.go reads), and whether a search with filters on facet
+// values has few enough matches to read them all through the text indexes
+// (narrowMatches; the values' shares from bundles_facets_stats, migration
+// 0029).
+
+import (
+	"context"
+	"slices"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
+)
+
+// termRows is what the statistics say of the bundles holding some term of
+// q (each term as any of its lexemes): least, a lower bound (the rows of
+// its commonest listed lexeme), and est, an estimate (the lexemes taken as
+// independent, as the planner takes them). For a q of one term these are
+// the bundles holding q. Both 0 when the statistics cannot tell: no
+// statistics, or q has a phrase or excludes words (its matches are then
+// fewer than its words').
+func (s *Store) termRows(ctx context.Context, q searchtext.Query) (least, est float64) {
+	if len(q.Excluded) > 0 || slices.ContainsFunc(q.Terms, func(t searchtext.Term) bool { return t.Phrase }) {
+		return 0, 0
+	}
+	e, ok := s.estimateTerms(ctx, q)
+	if !ok {
+		return 0, 0
+	}
+	return e.least, e.union
+}
+
+// termEstimates are the statistics' estimates of the rows holding q's
+// terms.
+type termEstimates struct {
+	least float64   // the rows of the commonest listed lexeme of a word
+	union float64   // the rows holding some term's word
+	terms []float64 // per term, the rows holding its rarest word
+	// shares are the statistics read, for the facets' shares.
+	shares *lexemeShares
+}
+
+// estimateTerms estimates the rows holding q's terms from the statistics
+// (each word as any of its lexemes, the lexemes taken as independent, a
+// lexeme not listed at the floor); ok is false when there are none.
+func (s *Store) estimateTerms(ctx context.Context, q searchtext.Query) (e termEstimates, ok bool) {
+	shares, lexemes, err := s.termLexemes(ctx, q)
+	if shares == nil || err != nil {
+		return e, false
+	}
+	e.shares = shares
+	none, seen := 1.0, map[string]bool{}
+	for _, t := range q.Terms {
+		rarest := 1.0
+		for _, w := range t.Words {
+			wordNone := 1.0
+			for _, l := range lexemes[w] {
+				share, listed := shares.share[l]
+				if listed {
+					e.least = max(e.least, share*shares.rows)
+				} else {
+					share = shares.floor
+				}
+				wordNone *= 1 - share
+				if !seen[l] {
+					seen[l] = true
+					none *= 1 - share
+				}
+			}
+			rarest = min(rarest, 1-wordNone)
+		}
+		e.terms = append(e.terms, rarest*shares.rows)
+	}
+	e.union = (1 - none) * shares.rows
+	return e, true
+}
+
+// narrowCap: a sorted search with q and a filter on a facet value whose
+// matches the statistics put at no more than this reads them all through
+// the text index (the words' and the values' postings intersected) and
+// sorts them, rather than walking the sort index for them: a walk's length
+// is the matches' density along the sort, which the planner cannot know
+// (bundles of origin domain sort late by name and have no stars), while
+// the intersection costs its own size.
+const narrowCap = 2000
+
+// narrowMatches reports whether a sorted search with p, whose q reads as
+// q, has few matches by the statistics (narrowCap): those of q's words
+// (every term: the rarest term's; any, their union) times the share of
+// bundles passing its filters on facet values. False without such a
+// filter or statistics.
+func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.Query, any bool) bool {
+	if len(q.Terms) == 0 {
+		return false
+	}
+	e, ok := s.estimateTerms(ctx, q)
+	if !ok || len(e.shares.facets) == 0 {
+		return false
+	}
+	share, ok := facetShare(p, e.shares.facets)
+	if !ok {
+		return false
+	}
+	rows := e.union
+	if !any {
+		rows = slices.Min(e.terms)
+	}
+	return rows*share <= narrowCap
+}
+
+// facetShare is the share of bundles passing p's filters on facet values
+// by the listed shares (a value not listed at half the least listed one),
+// the filters taken as independent; ok is false when p has none.
+func facetShare(p SearchParams, listed map[string]float64) (share float64, ok bool) {
+	least := 1.0
+	for _, f := range listed {
+		least = min(least, f)
+	}
+	share = 1.0
+	for _, g := range facetGroups(p) {
+		sum := 0.0
+		for _, lexeme := range g {
+			f, in := listed[lexeme]
+			if !in {
+				f = least / 2
+			}
+			sum += f
+		}
+		share *= min(sum, 1)
+		ok = true
+	}
+	return share, ok
+}
