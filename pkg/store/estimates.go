@@ -92,17 +92,21 @@ const narrowCap = 2000
 // bundles passing its filters on facet values. False without such a
 // filter or statistics.
 func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.Query, any bool) bool {
-	if len(q.Terms) == 0 {
+	// The filters first: a search without any asks nothing more, not even
+	// the lexemes of a word not met before.
+	groups := facetGroups(p)
+	if len(q.Terms) == 0 || len(groups) == 0 {
+		return false
+	}
+	shares := s.lexemeShares(ctx)
+	if shares == nil || len(shares.facets) == 0 {
 		return false
 	}
 	e, ok := s.estimateTerms(ctx, q)
-	if !ok || len(e.shares.facets) == 0 {
-		return false
-	}
-	share, ok := facetShare(p, e.shares.facets)
 	if !ok {
 		return false
 	}
+	share := facetShare(groups, shares.facets)
 	rows := e.union
 	if !any {
 		rows = slices.Min(e.terms)
@@ -110,16 +114,16 @@ func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.
 	return rows*share <= narrowCap
 }
 
-// facetShare is the share of bundles passing p's filters on facet values
-// by the listed shares (a value not listed at half the least listed one),
-// the filters taken as independent; ok is false when p has none.
-func facetShare(p SearchParams, listed map[string]float64) (share float64, ok bool) {
+// facetShare is the share of bundles passing the filters on facet values
+// groups (facetGroups) by the listed shares (a value not listed at half
+// the least listed one), the filters taken as independent.
+func facetShare(groups [][]string, listed map[string]float64) float64 {
 	least := 1.0
 	for _, f := range listed {
 		least = min(least, f)
 	}
-	share = 1.0
-	for _, g := range facetGroups(p) {
+	share := 1.0
+	for _, g := range groups {
 		sum := 0.0
 		for _, lexeme := range g {
 			f, in := listed[lexeme]
@@ -129,7 +133,6 @@ func facetShare(p SearchParams, listed map[string]float64) (share float64, ok bo
 			sum += f
 		}
 		share *= min(sum, 1)
-		ok = true
 	}
-	return share, ok
+	return share
 }

@@ -185,26 +185,20 @@ func SetMaxSampleBuckets(s *Store, n int) { s.sampleBucketsMax = n }
 
 // SearchIDsWalking runs the statement of a search of p as Search would
 // without reading narrow matches in the text indexes (narrowMatches), and
-// returns the ids and cursors of its page.
-func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) (ids, cursors []string, err error) {
+// returns the ids of its page.
+func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) ([]string, error) {
 	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), termMatch{})
 	if err != nil || sql == "" {
-		return nil, nil, err
+		return nil, err
 	}
 	rows, err := s.read.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Bundle, error) {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
 		var tier int
 		var stars *int
 		b, err := scanBundle(r, &tier, &stars)
-		b.Cursor = cursorOf(p.Sort, b, tier, stars)
-		return b, err
+		return b.ID, err
 	})
-	for _, b := range list {
-		ids = append(ids, b.ID)
-		cursors = append(cursors, b.Cursor)
-	}
-	return ids, cursors, err
 }

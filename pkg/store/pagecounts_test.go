@@ -245,9 +245,6 @@ const lighthouses = 5000
 // so that the planner's statistics list their words and values.
 func manyLighthouses(t *testing.T) *store.Store {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("inserts 5,000 bundles")
-	}
 	s, clk := newStore(t)
 	ctx := context.Background()
 	var ins []store.BundleInput

@@ -184,18 +184,19 @@ func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 	if len(out.share) > 0 {
 		out.floor = least / 2
 	}
+	// The facet values' shares: none until ANALYZE has read the statistics.
+	var values []string
+	var valueFreqs []float32
 	err = s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
 		coalesce(most_common_elem_freqs, '{}')
 	FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND statistics_name = 'bundles_facets_stats'`).
-		Scan(&elems, &freqs)
+		Scan(&values, &valueFreqs)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: facet shares: %w", err)
 	}
-	out.facets = make(map[string]float64, len(elems))
-	for i, e := range elems {
-		if i < len(freqs) && err == nil {
-			out.facets[e] = float64(freqs[i])
-		}
+	out.facets = make(map[string]float64, len(values))
+	for i, v := range values[:min(len(values), len(valueFreqs))] {
+		out.facets[v] = float64(valueFreqs[i])
 	}
 	return out, nil
 }
