@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/okfindex/okf-index/pkg/searchtext"
+	"github.com/okfindex/okf-index/pkg/source"
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
@@ -250,5 +251,81 @@ func TestSearchSnippets(t *testing.T) {
 	}
 	if wire.MaxSnippetRunes != searchtext.SnippetRunes {
 		t.Errorf("wire.MaxSnippetRunes = %d, searchtext.SnippetRunes = %d", wire.MaxSnippetRunes, searchtext.SnippetRunes)
+	}
+}
+
+// The word being typed begins names and taglines words first; when that
+// finds nothing, it begins any word of a bundle, its description and
+// concepts too ("seism" finds the concept "Seismic Imaging"), in every
+// sort, and the counts say the same. A search that finds something by the
+// names, a later page past the end of a list, a 2-letter word and a
+// finished word (a space after it) do not widen.
+func TestSearchWidePrefix(t *testing.T) {
+	t.Parallel()
+	s, clk := newStore(t)
+	ctx := context.Background()
+	add := func(in store.BundleInput) string {
+		mustUpsert(t, s, in)
+		clk.Advance(time.Minute)
+		return in.ID
+	}
+	plan := repoBundle("essam", "converter", "okf-bundle/index.md")
+	plan.Card.Name, plan.Card.Tagline = "Knowledge Bundle", "Generated from a folder"
+	plan.Card.Description = "Notes from the upstream aramco work."
+	plan.Card.ConceptList = wire.ConceptList{{Name: "Integration Plan for Seismic Imaging", URL: "https://github.com/essam/converter/blob/main/plan.md"}}
+	planID := add(plan)
+	fibers := repoBundle("labs", "fibers", "index.md")
+	fibers.Card.Name, fibers.Card.Tagline = "Aramid Fibers", "Materials"
+	fibersID := add(fibers)
+	other := repoBundle("misc", "cooking", "index.md")
+	other.Card.Name, other.Card.Tagline = "Cooking Notes", "Rice and beans"
+	add(other)
+
+	for _, tc := range []struct {
+		q      string
+		offset int
+		langs  []string
+		want   []string
+		some   bool // the count is of bundles holding some of q's words
+	}{
+		{q: "seism", want: []string{planID}},                     // only in a concept
+		{q: "Seismi", want: []string{planID}},                    // any case
+		{q: "imaging seism", want: []string{planID}, some: true}, // one word found: words are optional
+		{q: "aram", want: []string{fibersID}},                    // a name begins with it: the name alone
+		{q: "aram", offset: 5},                                   // past the end of that list: not widened
+		{q: "seism", langs: []string{"rust"}},                    // the filters hold
+		{q: "se"},                                                // two letters stay with names
+		{q: "seism "},                                            // a finished word
+	} {
+		for _, sort := range []wire.Sort{wire.SortRelevance, wire.SortRecent, wire.SortName} {
+			p := store.SearchParams{Q: tc.q, Sort: sort, Offset: tc.offset, Languages: tc.langs}
+			got, err := s.Search(ctx, p)
+			if err != nil {
+				t.Fatalf("%+v: %v", p, err)
+			}
+			var ids []string
+			for _, b := range got {
+				ids = append(ids, b.ID)
+			}
+			if !slices.Equal(ids, tc.want) {
+				t.Errorf("q %q offset %d languages %v sort %s = %v, want %v", tc.q, tc.offset, tc.langs, sort, ids, tc.want)
+			}
+		}
+		if tc.offset > 0 {
+			continue
+		}
+		p := store.SearchParams{Q: tc.q, Languages: tc.langs}
+		c, err := s.CountMatches(ctx, p)
+		if err != nil || c.N != int64(len(tc.want)) || !c.Exact || c.Some != tc.some {
+			t.Errorf("count of q %q languages %v = %+v, %v; want %d, exact", tc.q, tc.langs, c, err, len(tc.want))
+		}
+		fc, f, err := s.SearchFacets(ctx, p)
+		if err != nil || fc != c || f.ByOrigin[source.OriginCodeHost] != c.N {
+			t.Errorf("facets of q %q languages %v = %+v %v, %v; want the count %+v", tc.q, tc.langs, fc, f.ByOrigin, err, c)
+		}
+	}
+	got, err := s.Search(ctx, store.SearchParams{Q: "seism"})
+	if err != nil || len(got) != 1 || got[0].Snippet == nil || got[0].Snippet.Field != "concepts" || !got[0].Partial {
+		t.Errorf("seism: %v, %v; want the plan, partial (did you mean still offered), with a snippet of its concepts", got, err)
 	}
 }

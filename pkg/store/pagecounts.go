@@ -96,7 +96,7 @@ type matches struct {
 // sample buckets only when buckets is between 0 and sampleBuckets. The
 // filters are in facet form (facetFilters) when q is looked up, so that
 // the text index's one scan tests both.
-func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, some bool, buckets int) (matches, error) {
+func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, look termMatch, buckets int) (matches, error) {
 	if p.Q == "" {
 		return matches{where: b.filters(p)}, nil
 	}
@@ -106,12 +106,13 @@ func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, so
 		return matches{}, ErrQueryExcludesItself
 	}
 	weighed := s.weigh(ctx, parsed)
+	b.widePrefix = look.wide
 	tq, ok := b.textQuery(p.Q, weighed) // the terms Search looks up
 	if !ok {
 		return matches{}, nil
 	}
-	m := matches{where: where + ` AND ` + tq.whereFaceted(some, facets)}
-	if !p.filtered() && (some || len(weighed.Terms) == 1) {
+	m := matches{where: where + ` AND ` + tq.whereFaceted(look.any, facets)}
+	if !p.filtered() && (look.any || len(weighed.Terms) == 1) && !look.wide {
 		least, est := s.termRows(ctx, weighed)
 		m.many, m.est = least >= manyFactor*(CountCap+1), int64(est)
 	}
@@ -123,18 +124,34 @@ func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, so
 // past it. When no bundle holds every word of a q of several words, the
 // search lists those holding some (words are optional), and so does the
 // count.
-func (s *Store) CountMatches(ctx context.Context, p SearchParams) (MatchCount, error) {
-	c, err := s.countMatches(ctx, p, false)
-	if err == nil && c.N == 0 && p.Q != "" {
-		c, err = s.countMatches(ctx, p, true)
-		c.Some = c.N > 0
+func (s *Store) CountMatches(ctx context.Context, p SearchParams) (c MatchCount, err error) {
+	for _, look := range s.countLookups(ctx, p) {
+		if c, err = s.countMatches(ctx, p, look); err != nil || c.N > 0 {
+			c.Some = look.any && c.N > 0
+			return c, err
+		}
 	}
 	return c, err
 }
 
-func (s *Store) countMatches(ctx context.Context, p SearchParams, some bool) (MatchCount, error) {
+// countLookups are the lookups of q a count tries in turn, as Search does,
+// until one finds a bundle: every term, any term (words are optional), and
+// when the word being typed may widen, the same again with it beginning any
+// word of a bundle (widens).
+func (s *Store) countLookups(ctx context.Context, p SearchParams) []termMatch {
+	if p.Q == "" {
+		return []termMatch{{}}
+	}
+	looks := []termMatch{{}, {any: true}}
+	if widens(s.weigh(ctx, searchtext.ParseQuery(p.Q))) {
+		looks = append(looks, termMatch{wide: true}, termMatch{any: true, wide: true})
+	}
+	return looks
+}
+
+func (s *Store) countMatches(ctx context.Context, p SearchParams, look termMatch) (MatchCount, error) {
 	b := &sqlBuilder{}
-	m, err := s.matchesOf(ctx, b, p, some, 0)
+	m, err := s.matchesOf(ctx, b, p, look, 0)
 	if err != nil || m.where == "" {
 		return MatchCount{Exact: true}, err
 	}
@@ -204,22 +221,23 @@ ORDER BY f, count(*) DESC, v`
 // facet, the values among them, in one statement over a sample of at most
 // CountCap+1 matches: exact up to CountCap, past it the count is the
 // planner's estimate and each facet count the sample's share of it.
-func (s *Store) SearchFacets(ctx context.Context, p SearchParams) (MatchCount, SearchFacets, error) {
-	c, f, err := s.searchFacets(ctx, p, false)
-	if err == nil && c.N == 0 && p.Q != "" {
-		c, f, err = s.searchFacets(ctx, p, true)
-		c.Some = c.N > 0
+func (s *Store) SearchFacets(ctx context.Context, p SearchParams) (c MatchCount, f SearchFacets, err error) {
+	for _, look := range s.countLookups(ctx, p) {
+		if c, f, err = s.searchFacets(ctx, p, look); err != nil || c.N > 0 {
+			c.Some = look.any && c.N > 0
+			return c, f, err
+		}
 	}
 	return c, f, err
 }
 
-func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (MatchCount, SearchFacets, error) {
+func (s *Store) searchFacets(ctx context.Context, p SearchParams, look termMatch) (MatchCount, SearchFacets, error) {
 	out := SearchFacets{ByOrigin: map[wire.Origin]int64{}}
 	for _, band := range ConceptBands {
 		out.ByConcepts = append(out.ByConcepts, wire.Facet{V: band})
 	}
 	b := &sqlBuilder{}
-	m, err := s.matchesOf(ctx, b, p, some, 0)
+	m, err := s.matchesOf(ctx, b, p, look, 0)
 	if err != nil || m.where == "" {
 		return MatchCount{Exact: true}, out, err
 	}
@@ -233,7 +251,7 @@ func (s *Store) searchFacets(ctx context.Context, p SearchParams, some bool) (Ma
 		// sampleWant of them by the estimate: the index's scan finds them
 		// without collecting the hundreds of thousands of others.
 		sb := &sqlBuilder{}
-		sm, err := s.matchesOf(ctx, sb, p, some, buckets)
+		sm, err := s.matchesOf(ctx, sb, p, look, buckets)
 		if err != nil {
 			return MatchCount{}, out, err
 		}

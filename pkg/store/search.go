@@ -43,6 +43,10 @@ package store
 //     origin identifier A, tagline B, description C, concept names and
 //     summaries D; every field stemmed in the bundle's language and in
 //     English, names and taglines also as written).
+//   - The word being typed begins name and tagline words only; a search
+//     that finds nothing so is asked again with it beginning any word,
+//     descriptions and concepts too (widens: 3 letters or more; its
+//     matches read in the text index, at most wideCap when sorted).
 //   - q with a sort: every term, in the sort's order; when no bundle holds
 //     every term (q of several terms), any of them, in the same order (words
 //     are optional; the first page says so by coming back empty, a later
@@ -104,6 +108,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -145,32 +150,20 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		}
 		q = s.weigh(ctx, asked)
 	}
-	sort := cmp.Or(p.Sort, wire.SortRecent)
-	var m termMatch
-	if sort == wire.SortRelevance && len(q.Terms) > 1 {
-		m.rare = s.rareTerms(ctx, q) // for its partial tier
-	}
-	if sort != wire.SortRelevance || len(q.Terms) == 1 {
-		m.narrow = s.narrowMatches(ctx, p, q, false)
-	}
-	out, err := s.search(ctx, p, q, m)
-	if err == nil && len(out) == 0 && sort != wire.SortRelevance && p.Q != "" {
-		// Words are optional: a sorted search that no bundle matches with
-		// every word lists those holding some of them, in the same order.
-		// Whether any bundle holds them all is asked again only past the
-		// first page, where an empty page may just be the list's end.
-		var relax bool
-		if relax, err = s.relaxes(ctx, p, q); relax {
-			out, err = s.search(ctx, p, q, termMatch{any: true, rare: s.rareTerms(ctx, q), narrow: s.narrowMatches(ctx, p, q, true)})
+	out, err := s.find(ctx, p, q, false)
+	if err == nil && len(out) == 0 && widens(q) {
+		var none bool
+		if none, err = s.matchesNone(ctx, p, q); none {
+			out, err = s.find(ctx, p, q, true)
 			for i := range out {
-				out[i].Partial = true
+				out[i].Partial = true // q's word is only begun: did you mean still helps
 			}
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if sort == wire.SortRelevance {
+	if cmp.Or(p.Sort, wire.SortRecent) == wire.SortRelevance {
 		keepPartialTier(p, out)
 	}
 	if p.Q != "" {
@@ -178,6 +171,68 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 	}
 	return out, nil
 }
+
+// find runs the search of p, whose q reads as q, and, when it is sorted
+// and finds nothing, the search for any of q's terms (words are optional).
+// wide lets the word being typed begin any word of a bundle (widens).
+func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wide bool) ([]Bundle, error) {
+	sort := cmp.Or(p.Sort, wire.SortRecent)
+	m := termMatch{wide: wide}
+	// The statistics know no prefix: a wide lookup leaves the plan to the
+	// planner, which reads a prefix's frequency in them (a common prefix
+	// read whole and sorted, as rare terms are, would be every bundle
+	// holding a word it begins).
+	if sort == wire.SortRelevance && len(q.Terms) > 1 && !wide {
+		m.rare = s.rareTerms(ctx, q) // for its partial tier
+	}
+	if (sort != wire.SortRelevance || len(q.Terms) == 1) && !wide {
+		m.narrow = s.narrowMatches(ctx, p, q, false)
+	}
+	out, err := s.search(ctx, p, q, m)
+	if err != nil || len(out) > 0 || sort == wire.SortRelevance || p.Q == "" {
+		return out, err
+	}
+	// Words are optional: a sorted search that no bundle matches with
+	// every word lists those holding some of them, in the same order.
+	// Whether any bundle holds them all is asked again only past the first
+	// page, where an empty page may just be the list's end.
+	relax, err := s.relaxes(ctx, p, q, wide)
+	if !relax {
+		return out, err
+	}
+	m = termMatch{any: true, wide: wide}
+	if !wide {
+		m.rare, m.narrow = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true)
+	}
+	if out, err = s.search(ctx, p, q, m); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Partial = true
+	}
+	return out, nil
+}
+
+// widens reports whether a search of q that finds nothing is asked again
+// with the word being typed beginning any word of a bundle, its description
+// and concepts too ("seism" finds a concept "Seismic Imaging", "afp" a
+// concept "afpd"). The first lookup keeps the prefix to names and taglines,
+// where a short prefix is cheap ("torlo" began words in a quarter of a
+// million descriptions at 1M); a search that found nothing has no name or
+// tagline word so begun, and the fallback asks a prefix of minWidePrefix
+// letters or more.
+func widens(q searchtext.Query) bool {
+	for _, t := range q.Terms {
+		if t.Prefix && !t.Phrase && utf8.RuneCountInString(t.Words[0]) >= minWidePrefix {
+			return true
+		}
+	}
+	return false
+}
+
+// minWidePrefix is the fewest letters of a word being typed that widens
+// asks of every word of a bundle.
+const minWidePrefix = 3
 
 // addSnippets gives each bundle of a page the passage that says why q
 // found it (searchtext.Snippet): computed for the page's rows only, in Go,
@@ -249,8 +304,8 @@ func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, 
 // relaxes reports whether a sorted search with q whose page came back empty
 // should list the bundles holding some of q's terms: q has more than one
 // term and no bundle (after the filters) holds them all.
-func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query) (bool, error) {
-	b := &sqlBuilder{}
+func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query, wide bool) (bool, error) {
+	b := &sqlBuilder{widePrefix: wide}
 	tq, ok := b.textQuery(p.Q, q)
 	if !ok || len(tq.terms) < 2 {
 		return false, nil
@@ -261,6 +316,31 @@ func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query)
 	var any bool
 	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
 		` AND search @@ `+tq.all+`)`, b.args...).Scan(&any)
+	if stoppedByReadTimeout(ctx, err) {
+		return false, ErrSearchTimeout
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: search: %w", err)
+	}
+	return !any, nil
+}
+
+// matchesNone reports whether no bundle passing p's filters holds any of
+// q's terms as a search first looks them up (a q of one word: the word),
+// so that the search of p may widen. A first page that came back empty
+// says so; a later one may just be past the list's end, and is asked.
+func (s *Store) matchesNone(ctx context.Context, p SearchParams, q searchtext.Query) (bool, error) {
+	if p.Offset == 0 && p.After == "" {
+		return true, nil
+	}
+	b := &sqlBuilder{}
+	tq, ok := b.textQuery(p.Q, q)
+	if !ok {
+		return false, nil
+	}
+	var any bool
+	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
+		` AND `+tq.holdsSome("")+`)`, b.args...).Scan(&any)
 	if stoppedByReadTimeout(ctx, err) {
 		return false, ErrSearchTimeout
 	}

@@ -42,7 +42,7 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 	if sort == wire.SortRelevance && q == "" {
 		return "", nil, errors.New("store: search: relevance needs a text query")
 	}
-	b := &sqlBuilder{}
+	b := &sqlBuilder{widePrefix: m.wide}
 	var tq textQuery
 	if q != "" {
 		var ok bool
@@ -78,10 +78,18 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 		where += ` AND ` + after
 	}
 	if narrow {
-		return sortedMatches(tq.whereFaceted(m.any, facets), where, sortOrders[sort], limit, offset), b.args, nil
+		return sortedMatches(tq.whereFaceted(m.any, facets), where, sortOrders[sort], limit, offset, 0), b.args, nil
 	}
 	if q != "" && m.any && m.rare && len(tq.terms) > 1 {
-		return sortedMatches(`search @@ `+tq.some, where, sortOrders[sort], limit, offset), b.args, nil
+		return sortedMatches(`search @@ `+tq.some, where, sortOrders[sort], limit, offset, 0), b.args, nil
+	}
+	if q != "" && m.wide {
+		// The planner gives a prefix that no word its statistics list
+		// begins a share of a few per thousand, and walked the sort index
+		// for one that began no word at all: a million rows, past the read
+		// timeout. The matches are read in the text index, at most
+		// wideCap of them.
+		return sortedMatches(tq.where(m.any), where, sortOrders[sort], limit, offset, wideCap), b.args, nil
 	}
 	if q != "" {
 		where += ` AND ` + tq.where(m.any)
@@ -105,6 +113,10 @@ type termMatch struct {
 	// through the text index and sorts them (sortedMatches); relevance, of
 	// one term only, reads each source so (relevance).
 	narrow bool
+	// wide lets the word being typed begin any word of the bundle, its
+	// description and concepts too, not only a name or tagline word: the
+	// lookup of a search that found nothing otherwise (widens).
+	wide bool
 }
 
 // sortedMatches is the statement of a sorted search that reads every
@@ -118,20 +130,32 @@ type termMatch struct {
 // three bundles hold, at 1M), and walked the sort index expecting a match
 // every few hundred rows: two rare words read 418,280 rows. The rows are
 // passed on by ctid, stable within the statement's snapshot, not by id,
-// which is read out of line.
-func sortedMatches(match, where, order string, limit, offset int) string {
+// which is read out of line. most, when above 0, bounds the matches read
+// (a wide prefix's, wideCap): the list is then of the first most found.
+func sortedMatches(match, where, order string, limit, offset, most int) string {
+	bound := ` OFFSET 0`
+	if most > 0 {
+		bound = ` LIMIT ` + strconv.Itoa(most) + bound
+	}
 	return `SELECT ` + bundleColumns + `, 0, repo_stars FROM bundles
 WHERE ctid = ANY (ARRAY(
 	SELECT ctid FROM (
 		SELECT ctid, indexed_at, updated_at, name, repo_stars, id FROM bundles
-		WHERE ` + where + ` AND ` + match + ` OFFSET 0) AS m
+		WHERE ` + where + ` AND ` + match + bound + `) AS m
 	ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(offset+limit) + `))
 ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(limit) + ` OFFSET ` + strconv.Itoa(offset)
 }
 
+// wideCap is the most matches a sorted search of a wide prefix reads (and
+// sorts): a list ends at MaxOffset+MaxLimit.
+const wideCap = MaxOffset + MaxLimit
+
 // sqlBuilder collects the arguments of a search statement.
 type sqlBuilder struct {
 	args []any
+	// widePrefix: the text queries it makes let the word being typed begin
+	// any word of the whole vector (termMatch.wide).
+	widePrefix bool
 }
 
 // arg adds v and returns its placeholder.

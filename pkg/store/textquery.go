@@ -176,7 +176,9 @@ func (tq textQuery) headHolds(typed string) string {
 // Both share their arguments: a statement may use either alone. Words are
 // stemmed in English and in lang, the placeholder of the language q is
 // written in (okf_configs, migration 0018). A word also matches each of
-// glued as written (simple is the placeholder of searchtext.Simple).
+// glued as written (simple is the placeholder of searchtext.Simple). With
+// b.widePrefix, the word being typed also begins any word of the whole
+// vector, in plain and typed alike.
 func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string, simple string) (plain, typed string) {
 	if t.Phrase {
 		plain = `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
@@ -192,6 +194,11 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string, simple
 	}
 	for _, g := range glued {
 		parts += ` || okf_term(` + b.arg(g) + `, false, ` + simple + `)`
+	}
+	if t.Prefix && b.widePrefix {
+		// The start of any word, as written or stemmed in English, of any
+		// weight (okf_prefix, migration 0018).
+		parts += ` || okf_prefix(` + w + `, '')`
 	}
 	word := func(prefix string) string {
 		return `(okf_term(` + w + `, ` + prefix + `, ` + lang + `)` + parts + `)`

@@ -27,7 +27,9 @@ type Bundle struct {
 	// search after this bundle, or "" where only Offset does (cursor.go).
 	Cursor string `json:"-"`
 	// Partial is set by Search with q on a bundle that holds some of q's
-	// terms but not all of them (words are optional: search.go).
+	// terms but not all of them (words are optional: search.go), or whose
+	// only word the word being typed begins is in its description or
+	// concepts (widens).
 	Partial bool `json:"-"`
 	// Imported is set by GetBundle: the bundle entered, or last changed,
 	// through okfctl import (BundleInput.Imported), not the sweep or a ping.
