@@ -301,20 +301,25 @@ func windowScore(tq textQuery) string {
 // matches anywhere, and, for a q of three terms or more, the
 // partialAllButOne newest holding all of them but one, for each (what a
 // question or a word too many is best answered by, and what the newest
-// matches of any term miss among a million bundles); they are ordered by how many of q's terms they hold,
-// then by the window's score.
+// matches of any term miss among a million bundles); they are ordered by
+// how many of q's terms they hold, those their name, identifier or tagline
+// holds counted twice, then by the window's score.
 func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string, rare bool) string {
 	// A q that names a bundle (the exact tier found one: a name, a pasted
 	// repository) asked for it, not for bundles holding a few of its words.
 	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
 		` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
 	head := tq.headHolds(tq.someTyped)
+	// The score: the terms held, each twice when the bundle's name,
+	// identifier or tagline holds it (a word of q that names a bundle says
+	// more than one its description mentions: "fastendpoints rest api
+	// framework" asks for the FastEndpoints repository before bundles
+	// mentioning a REST API framework), then the window's score folded
+	// into [0, 1) so that it only orders bundles of as many.
 	var held []string
 	for i := range tq.terms {
-		held = append(held, `(`+tq.holdsTerm("y.", i)+`)::int`)
+		held = append(held, `(`+tq.holdsTerm("y.", i)+`)::int + (y.search_head @@ `+tq.termsTyped[i]+`)::int`)
 	}
-	// The score: the number of terms held, then the window's score folded
-	// into [0, 1) so that it only orders bundles holding as many.
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
 	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
 	// newest is the n newest bundles passing where. When q's terms are
