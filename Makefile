@@ -104,11 +104,14 @@ fuzz-seeds:
 # PROFILE=hot: the first harness's six hot shapes. Prints per route
 # sent/ok/errors, throughput, p50/p99/p999, each cache's hit share,
 # Postgres's time per statement shape (pg_stat_statements), the API's RSS,
-# the naive ratios and the targets. Loopback only.
+# the naive ratios and the targets. REPLICA=1: the API reads from a streaming
+# hot standby of the harness's cluster, made for the run (not with LOAD_DB).
+# Loopback only.
 LOAD_DIR ?= .data/load
 LOAD_DB ?=
 PROFILE ?= real
 WRITES ?= 0
+REPLICA ?= 0
 STALENESS ?= 5s
 DURATION ?= 30s
 WARMUP ?= 5s
@@ -128,7 +131,7 @@ load: build
 	@# ./bin, not bin/: deploy's tests read every "-o bin/" build here as an image
 	@# to ship, and the harness is a development tool, not one.
 	go build -o ./bin/okf-loadgen ./services/loadgen
-	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -db '$(LOAD_DB)' -api bin/okf-api -profile $(PROFILE) -writes $(WRITES) \
+	bin/okf-loadgen -n $(N) -dir $(LOAD_DIR) -db '$(LOAD_DB)' -api bin/okf-api -profile $(PROFILE) -writes $(WRITES) -replica=$(REPLICA) \
 		-staleness $(STALENESS) -duration $(DURATION) -warmup $(WARMUP) \
 		-rate-search $(RATE_SEARCH) -rate-card $(RATE_CARD) -rate-stats $(RATE_STATS) \
 		-rate-ping $(RATE_PING) -rate-mcp $(RATE_MCP) -baseline $(BASELINE)

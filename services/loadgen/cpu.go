@@ -22,13 +22,15 @@ type cpuTicks struct {
 const userHZ = 100
 
 // readCPU reads the ticks of the API process, of the harness, of the
-// Postgres server whose postmaster is pgPid (0: none) and its backends,
-// and the machine's.
-func readCPU(apiPid, pgPid int) (cpuTicks, error) {
+// Postgres servers whose postmasters are pgPids (0: none; a primary and
+// its standby) and their backends, and the machine's.
+func readCPU(apiPid int, pgPids ...int) (cpuTicks, error) {
 	var t cpuTicks
 	var err error
-	if pgPid > 0 {
-		t.postgres = treeTicks(pgPid)
+	for _, pid := range pgPids {
+		if pid > 0 {
+			t.postgres += treeTicks(pid)
+		}
 	}
 	if t.api, err = processTicks(strconv.Itoa(apiPid)); err != nil {
 		return t, err

@@ -28,6 +28,11 @@ type index struct {
 	n       int
 	lock    *os.File // held while the run uses the directory
 	dataDir string   // the server's data directory, for its pid
+	// readURL is where the API reads: url, or with -replica the
+	// standby's database (startStandby).
+	readURL    string
+	standby    *pgcluster.Cluster
+	standbyDir string
 }
 
 // openIndex starts (or finds running) the cluster under dir and returns the
@@ -40,7 +45,7 @@ type index struct {
 // benchmark's okf_bench_<n> is): nothing is built or migrated.
 func openIndex(ctx context.Context, dir, db string, n int, out io.Writer) (*index, error) {
 	if db != "" {
-		idx := &index{url: db, n: n}
+		idx := &index{url: db, readURL: db, n: n}
 		conn, err := pgx.Connect(ctx, db)
 		if err != nil {
 			return idx, err
@@ -64,6 +69,7 @@ func openIndex(ctx context.Context, dir, db string, n int, out io.Writer) (*inde
 	idx := &index{cluster: c, n: n, lock: lock, dataDir: c.DataDir}
 	name := fmt.Sprintf("okf_load_%d", n)
 	idx.url = c.URL(name)
+	idx.readURL = idx.url
 	want, err := fingerprint(n)
 	if err != nil {
 		return idx, err
@@ -102,19 +108,28 @@ func (idx *index) close() error {
 		return nil
 	}
 	defer idx.lock.Close()
+	err := idx.closeStandby()
 	if idx.cluster == nil || !idx.cluster.Started {
-		return nil
+		return err
 	}
-	return idx.cluster.Stop()
+	if serr := idx.cluster.Stop(); err == nil {
+		err = serr
+	}
+	return err
 }
 
 // postmasterPid is the pid of the cluster's server (the first line of
 // postmaster.pid), 0 when unknown.
 func (idx *index) postmasterPid() int {
-	if idx.dataDir == "" {
+	return postmasterPidOf(idx.dataDir)
+}
+
+// postmasterPidOf is the pid in dataDir's postmaster.pid, 0 when unknown.
+func postmasterPidOf(dataDir string) int {
+	if dataDir == "" {
 		return 0
 	}
-	b, err := os.ReadFile(filepath.Join(idx.dataDir, "postmaster.pid"))
+	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
 	if err != nil {
 		return 0
 	}

@@ -456,3 +456,29 @@ func TestShapeOf(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped variable is refused before anything runs: bounds of each
+// flag, and a standby asked of a server the harness does not run.
+func TestOptionsCheck(t *testing.T) {
+	good := options{n: 100000, duration: 30 * time.Second, warmup: 5 * time.Second, baselineEach: 3 * time.Second,
+		streams: 2, sessions: 4, profile: "real", staleness: 5 * time.Second}
+	for _, tc := range []struct {
+		name string
+		edit func(*options)
+		ok   bool
+	}{
+		{"defaults", func(*options) {}, true},
+		{"a replica of the harness's cluster", func(o *options) { o.replica = true }, true},
+		{"a replica of -db", func(o *options) { o.replica, o.db = true, "postgres://x/okf_bench_1000000" }, false},
+		{"n too small", func(o *options) { o.n = 10 }, false},
+		{"unknown profile", func(o *options) { o.profile = "cold" }, false},
+		{"writes too many", func(o *options) { o.writes = 5000 }, false},
+		{"negative rate", func(o *options) { o.rates.Search = -1 }, false},
+	} {
+		o := good
+		tc.edit(&o)
+		if err := o.check(); (err == nil) != tc.ok {
+			t.Errorf("%s: check() = %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type options struct {
 	dir, api, apiLog  string
 	profile, db       string
 	writes            int
+	replica           bool
 	staleness         time.Duration
 	duration, warmup  time.Duration
 	baselineEach      time.Duration
@@ -64,6 +65,7 @@ func main() {
 	fs.Float64Var(&o.rates.MCP, "rate-mcp", 50, "MCP tools/call search_bundles a second")
 	fs.StringVar(&o.profile, "profile", "real", "`real`: Zipf over 100,000 distinct queries of the index's words and every id (profile.go); hot: the six shapes of the first harness")
 	fs.IntVar(&o.writes, "writes", 0, "bundles written a second through the sweep's batched path during the warm-up and the run (0 to 1000)")
+	fs.BoolVar(&o.replica, "replica", false, "serve the API's reads from a streaming hot standby of the harness's cluster (DATABASE_READ_URL), made for the run and removed after; not with -db")
 	fs.StringVar(&o.db, "db", "", "`URL` of an index database to use as it is (e.g. the benchmark's okf_bench_1000000) instead of the harness's own")
 	fs.DurationVar(&o.staleness, "staleness", 5*time.Second, "SEARCH_STALENESS of the API (0 to 60s)")
 	_ = fs.Parse(os.Args[1:])
@@ -113,6 +115,8 @@ func (o options) check() error {
 		return fmt.Errorf("-writes %d: from 0 to 1000", o.writes)
 	case o.staleness < 0 || o.staleness > time.Minute:
 		return fmt.Errorf("-staleness %s: from 0 to 60s", o.staleness)
+	case o.replica && o.db != "":
+		return fmt.Errorf("-replica: the standby is of the harness's own cluster, not of -db's server")
 	}
 	for name, r := range map[string]float64{"search": o.rates.Search, "card": o.rates.Card, "stats": o.rates.Stats, "ping": o.rates.Ping, "mcp": o.rates.MCP} {
 		if r < 0 || r > maxRate {
@@ -134,7 +138,14 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	api, err := startAPI(ctx, o.api, idx.url, o.apiLog, "SEARCH_STALENESS="+o.staleness.String())
+	env := []string{"SEARCH_STALENESS=" + o.staleness.String()}
+	if o.replica {
+		if err := idx.startStandby(ctx, out); err != nil {
+			return err
+		}
+		env = append(env, "DATABASE_READ_URL="+idx.readURL)
+	}
+	api, err := startAPI(ctx, o.api, idx.url, o.apiLog, env...)
 	if err != nil {
 		return err
 	}
@@ -180,7 +191,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		baselineEach: o.baselineEach, streams: o.streams, cpu: cpuLine(m.cpu0, m.cpu1, m.elapsed) +
 			fmt.Sprintf("\nload average (1 min): %s before the run, %s after it", m.load0, loadAverage()),
 		cache: cacheLine(m.cache0, m.cache1) + fmt.Sprintf("\nwrites: %d bundles written during the run (%.1f/s; %d batches failed); SEARCH_STALENESS=%s",
-			m.written, float64(m.written)/o.duration.Seconds(), wr.failed.Load(), o.staleness),
+			m.written, float64(m.written)/o.duration.Seconds(), wr.failed.Load(), o.staleness) + m.lag,
 		statements: m.shapes, targets: hotTargets}
 	if o.profile == "real" {
 		rep.targets = realTargets
@@ -301,6 +312,7 @@ type measured struct {
 	end            memory
 	elapsed        time.Duration
 	load0          string
+	lag            string // "\n" and the standby's replay lag, with -replica
 }
 
 // measure drives routes for o.duration and reads the process's CPU,
@@ -309,10 +321,13 @@ type measured struct {
 func measure(ctx context.Context, o options, api *apiProcess, idx *index, wr *writer, routes []*route, stopWrites func()) (measured, error) {
 	pid := api.cmd.Process.Pid
 	statements := resetStatements(ctx, idx.url)
+	if idx.readURL != idx.url {
+		statements = resetStatements(ctx, idx.readURL) // the reads' statements are the standby's
+	}
 	written0 := wr.written.Load()
 	sampler := sampleRSS(pid, 100*time.Millisecond)
-	pg := idx.postmasterPid()
-	cpu0, err := readCPU(pid, pg)
+	pg := []int{idx.postmasterPid(), idx.standbyPid()}
+	cpu0, err := readCPU(pid, pg...)
 	if err != nil {
 		return measured{}, err
 	}
@@ -325,14 +340,18 @@ func measure(ctx context.Context, o options, api *apiProcess, idx *index, wr *wr
 	written := wr.written.Load() - written0
 	var shapes []shapeStat
 	if statements {
-		shapes, _ = readStatements(ctx, idx.url)
+		shapes, _ = readStatements(ctx, idx.readURL)
+	}
+	lag := idx.replayLag(ctx)
+	if lag != "" {
+		lag = "\n" + lag
 	}
 	stopWrites()
 	cache1, err := api.pageCache()
 	if err != nil {
 		return measured{}, err
 	}
-	cpu1, err := readCPU(pid, pg)
+	cpu1, err := readCPU(pid, pg...)
 	if err != nil {
 		return measured{}, err
 	}
@@ -343,5 +362,5 @@ func measure(ctx context.Context, o options, api *apiProcess, idx *index, wr *wr
 	}
 	elapsed := time.Since(t0)
 	return measured{written: written, shapes: shapes, cpu0: cpu0, cpu1: cpu1, cache0: cache0, cache1: cache1,
-		sampled: sampled, end: end, elapsed: elapsed, load0: load0}, nil
+		sampled: sampled, end: end, elapsed: elapsed, load0: load0, lag: lag}, nil
 }

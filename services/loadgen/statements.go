@@ -25,11 +25,11 @@ func resetStatements(ctx context.Context, dbURL string) bool {
 		return false
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err != nil {
-		return false
-	}
+	// A standby cannot create the extension (it is read-only): the
+	// primary's, replayed, serves it there.
+	_, cerr := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`)
 	_, err = conn.Exec(ctx, `SELECT pg_stat_statements_reset()`)
-	return err == nil
+	return err == nil && (cerr == nil || conn.PgConn().ParameterStatus("in_hot_standby") == "on")
 }
 
 // shapeStat is the statements of one shape.
