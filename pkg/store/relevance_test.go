@@ -235,3 +235,37 @@ func TestSearchExactTierCap(t *testing.T) {
 		t.Errorf("listed %d bundles, want %d", len(seen), store.ExactCap+2)
 	}
 }
+
+// A q that names a bundle is not being typed: its last word is whole, and
+// a name it only begins is not among its matches; a q that names none
+// still meets names by the start of its last word.
+func TestRelevanceNamedQueryIsWhole(t *testing.T) {
+	t.Parallel()
+	s, clk := newStore(t)
+	add := func(owner, name string) string {
+		in := repoBundle(owner, "kb", "index.md")
+		in.Card.Name, in.Card.Tagline, in.Card.Description = name, "Field notes", "Notes."
+		mustUpsert(t, s, in)
+		clk.Advance(time.Minute)
+		return in.ID
+	}
+	named := add("one", "Lomi Shine")
+	longer := add("two", "Lomi Shinelo Atlas")
+	search := func(q string) []string {
+		got, err := s.Search(context.Background(), store.SearchParams{Q: q, Sort: wire.SortRelevance})
+		if err != nil {
+			t.Fatalf("q %q: %v", q, err)
+		}
+		var ids []string
+		for _, b := range got {
+			ids = append(ids, b.ID)
+		}
+		return ids
+	}
+	if got := search("Lomi Shine"); !slices.Equal(got, []string{named}) {
+		t.Errorf("Lomi Shine = %v, want only the bundle it names %s", got, named)
+	}
+	if got := search("Lomi Shin"); len(got) != 2 || !slices.Contains(got, named) || !slices.Contains(got, longer) {
+		t.Errorf("Lomi Shin = %v, want both names it begins", got)
+	}
+}
