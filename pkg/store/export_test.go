@@ -85,6 +85,9 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 	if p.Sort != wire.SortRelevance || len(q.Terms) == 1 {
 		m.narrow = s.narrowMatches(ctx, p, q, false) // as Search plans it
 	}
+	if p.Sort != wire.SortRelevance {
+		m.deep = s.deepMatches(ctx, p, q, false)
+	}
 	sql, args, err := searchSQL(p, q, m)
 	if err != nil || sql == "" {
 		return "", err

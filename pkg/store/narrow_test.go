@@ -152,3 +152,60 @@ func TestRelevanceNarrowMatches(t *testing.T) {
 	p.Offset, p.After = 0, after // the page after the last cursor, the rest tier's
 	compare("after a cursor", p)
 }
+
+// TestSearchDeepMatches reads a deep page of a word a third of the bundles
+// hold: the statistics say the walk of the sort index to it would read
+// more rows than the word has matches, so the search reads them through
+// the text index and sorts them (sortedMatches). Each sort's deep pages by
+// offset must be the matches in the sort's order, as the columns say; the
+// first page still walks.
+func TestSearchDeepMatches(t *testing.T) {
+	s := manyLighthouses(t)
+	ctx := context.Background()
+	orders := map[wire.Sort]string{
+		wire.SortRecent:  `indexed_at DESC, id`,
+		wire.SortUpdated: `updated_at DESC, id`,
+		wire.SortName:    `lower(name) COLLATE "C", id`,
+		wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
+	}
+	for sort, order := range orders {
+		t.Run(string(sort), func(t *testing.T) {
+			p := store.SearchParams{Q: "beacon", Sort: sort, Limit: 50, Offset: 900}
+			plan, err := store.ExplainSearch(ctx, s, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(plan, "ctid = ANY") {
+				t.Fatalf("a deep page walked the sort index:\n%s", plan)
+			}
+			first := p
+			first.Offset = 0
+			if plan, err := store.ExplainSearch(ctx, s, first); err != nil || strings.Contains(plan, "ctid = ANY") {
+				t.Fatalf("the first page read every match (%v):\n%s", err, plan)
+			}
+			rows, err := s.Pool().Query(ctx, `SELECT id FROM bundles WHERE visibility = 'live'
+				AND tagline LIKE '%beacon%' ORDER BY `+order+` OFFSET 900 LIMIT 150`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil || len(want) != 150 {
+				t.Fatalf("%d expected ids (%v)", len(want), err)
+			}
+			var got []string
+			for page := range 3 {
+				p.Offset = 900 + page*50
+				list, err := s.Search(ctx, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range list {
+					got = append(got, b.ID)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("pages at 900, 950, 1000 differ from the order the columns give:\n got %v\nwant %v", got[:min(5, len(got))], want[:5])
+			}
+		})
+	}
+}

@@ -86,9 +86,13 @@ package store
 //     the first partialEnd places when they are fewer: bundles holding some
 //     terms, most terms first, from bounded sources like the window's.
 //   - Deep pages through offset cost what they count: offset 1000 over a
-//     word in ~3% of bundles reads ~35,000 rows whichever way. The API's next link carries a cursor (cursor.go): the page
-//     after it seeks the sort index past the last bundle and reads what a
-//     first page reads. Relevance's rest tier seeks the same way: the page
+//     word in ~3% of bundles walks ~36,700 rows of the sort index, or reads
+//     its ~30,000 matches through the text index and sorts them, which
+//     costs less per row (no vector to decompress and test): a sorted page
+//     is read so when the statistics say it is the cheaper (deepMatches).
+//     The API's next link carries a cursor (cursor.go): the page after it
+//     seeks the sort index past the last bundle and reads what a first
+//     page reads. Relevance's rest tier seeks the same way: the page
 //     after a rest cursor recomputes the window's sources (not the newest
 //     matches, which all come before any bundle of the rest) and reads the
 //     matches past the cursor that are not in it, limit of them; its first
@@ -188,6 +192,9 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wi
 	if (sort != wire.SortRelevance || len(q.Terms) == 1) && !wide {
 		m.narrow = s.narrowMatches(ctx, p, q, false)
 	}
+	if sort != wire.SortRelevance && !wide {
+		m.deep = s.deepMatches(ctx, p, q, false)
+	}
 	out, err := s.search(ctx, p, q, m)
 	if err != nil || len(out) > 0 || sort == wire.SortRelevance || p.Q == "" {
 		return out, err
@@ -202,7 +209,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wi
 	}
 	m = termMatch{any: true, wide: wide}
 	if !wide {
-		m.rare, m.narrow = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true)
+		m.rare, m.narrow, m.deep = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true), s.deepMatches(ctx, p, q, true)
 	}
 	if out, err = s.search(ctx, p, q, m); err != nil {
 		return nil, err
