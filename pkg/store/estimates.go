@@ -42,6 +42,15 @@ type termEstimates struct {
 	shares *lexemeShares
 }
 
+// matches is the estimate of a search's matches: those holding any term
+// (any), or every term, at most the rows of its rarest term.
+func (e termEstimates) matches(any bool) float64 {
+	if any {
+		return e.union
+	}
+	return slices.Min(e.terms)
+}
+
 // estimateTerms estimates the rows holding q's terms from the statistics
 // (each word as any of its lexemes, the lexemes taken as independent, a
 // lexeme not listed at the floor); ok is false when there are none.
@@ -106,12 +115,7 @@ func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.
 	if !ok {
 		return false
 	}
-	share := facetShare(groups, shares.facets)
-	rows := e.union
-	if !any {
-		rows = slices.Min(e.terms)
-	}
-	return rows*share <= narrowCap
+	return e.matches(any)*facetShare(groups, shares.facets) <= narrowCap
 }
 
 // facetShare is the share of bundles passing the filters on facet values
@@ -160,10 +164,7 @@ func (s *Store) deepMatches(ctx context.Context, p SearchParams, q searchtext.Qu
 	if !ok {
 		return false
 	}
-	rows := e.union
-	if !any {
-		rows = slices.Min(e.terms)
-	}
+	rows := e.matches(any)
 	limit := p.Limit
 	if limit <= 0 {
 		limit = DefaultLimit

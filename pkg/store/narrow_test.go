@@ -14,6 +14,15 @@ import (
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
+// sortColumns are the sorts' orders as the columns give them, which a
+// search's pages must follow.
+var sortColumns = map[wire.Sort]string{
+	wire.SortRecent:  `indexed_at DESC, id`,
+	wire.SortUpdated: `updated_at DESC, id`,
+	wire.SortName:    `lower(name) COLLATE "C", id`,
+	wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
+}
+
 // TestSearchNarrowMatches searches a word every bundle holds with a filter
 // a quarter of them pass: the statistics put the matches under narrowCap,
 // so the search reads them through the text index's intersection and sorts
@@ -22,13 +31,7 @@ import (
 func TestSearchNarrowMatches(t *testing.T) {
 	s := manyLighthouses(t)
 	ctx := context.Background()
-	orders := map[wire.Sort]string{
-		wire.SortRecent:  `indexed_at DESC, id`,
-		wire.SortUpdated: `updated_at DESC, id`,
-		wire.SortName:    `lower(name) COLLATE "C", id`,
-		wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
-	}
-	for sort, order := range orders {
+	for sort, order := range sortColumns {
 		t.Run(string(sort), func(t *testing.T) {
 			p := store.SearchParams{Q: "lighthouse", Languages: []string{"KOTLIN"}, Sort: sort, Limit: 50}
 			plan, err := store.ExplainSearch(ctx, s, p)
@@ -162,13 +165,7 @@ func TestRelevanceNarrowMatches(t *testing.T) {
 func TestSearchDeepMatches(t *testing.T) {
 	s := manyLighthouses(t)
 	ctx := context.Background()
-	orders := map[wire.Sort]string{
-		wire.SortRecent:  `indexed_at DESC, id`,
-		wire.SortUpdated: `updated_at DESC, id`,
-		wire.SortName:    `lower(name) COLLATE "C", id`,
-		wire.SortStars:   `repo_stars DESC NULLS LAST, id`,
-	}
-	for sort, order := range orders {
+	for sort, order := range sortColumns {
 		t.Run(string(sort), func(t *testing.T) {
 			p := store.SearchParams{Q: "beacon", Sort: sort, Limit: 50, Offset: 900}
 			plan, err := store.ExplainSearch(ctx, s, p)

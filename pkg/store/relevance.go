@@ -242,7 +242,7 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest
 	// follows it without reading up to exactCap+1 matches (a three-word
 	// name of words in 1-3% of bundles each: 1,385 matches, the bitmap of
 	// their postings and 257 heap rows read to learn they were too many).
-	unnamed := `(SELECT count(*) FROM e) = 0`
+	unnamed, namesOne := `(SELECT count(*) FROM e) = 0`, `(SELECT count(*) FROM e) > 0`
 	rankAll := unnamed + ` AND ((SELECT count(*) FROM pw) <= ` + strconv.Itoa(rareWalk) + `
 		OR (SELECT count(*) FROM (SELECT 1 FROM bundles WHERE ` + filters + ` LIMIT ` + strconv.Itoa(starWalk) + `) AS n) < ` + strconv.Itoa(starWalk) + `)`
 	if narrow {
@@ -262,10 +262,10 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest
 	heads := newest(`id, indexed_at`, filters+` AND `+head, rankWindow)
 	holdsAll := tq.holdsAll("") // the starred walk's test, alike
 	if tq.allTyped != tq.all {
-		holdsAll = `(search @@ ` + tq.all + ` OR ((SELECT count(*) FROM e) = 0 AND ` + head + `))`
-		heads = `(` + newest(`id, indexed_at`, filters+` AND `+head+` AND (SELECT count(*) FROM e) = 0`, rankWindow) + `)
+		holdsAll = `(search @@ ` + tq.all + ` OR (` + unnamed + ` AND ` + head + `))`
+		heads = `(` + newest(`id, indexed_at`, filters+` AND `+head+` AND `+unnamed, rankWindow) + `)
 	UNION ALL
-	(` + newest(`id, indexed_at`, filters+` AND `+tq.headHolds(tq.all)+` AND (SELECT count(*) FROM e) > 0`, rankWindow) + `)`
+	(` + newest(`id, indexed_at`, filters+` AND `+tq.headHolds(tq.all)+` AND `+namesOne, rankWindow) + `)`
 	}
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every

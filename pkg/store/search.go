@@ -320,16 +320,21 @@ func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query,
 	if p.Offset == 0 && p.After == "" {
 		return true, nil // the first page is empty: nothing holds them all
 	}
+	any, err := s.anyBundle(ctx, b, b.filters(p)+` AND search @@ `+tq.all)
+	return !any, err
+}
+
+// anyBundle reports whether a bundle passes where, whose arguments b holds.
+func (s *Store) anyBundle(ctx context.Context, b *sqlBuilder, where string) (bool, error) {
 	var any bool
-	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
-		` AND search @@ `+tq.all+`)`, b.args...).Scan(&any)
+	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+where+`)`, b.args...).Scan(&any)
 	if stoppedByReadTimeout(ctx, err) {
 		return false, ErrSearchTimeout
 	}
 	if err != nil {
 		return false, fmt.Errorf("store: search: %w", err)
 	}
-	return !any, nil
+	return any, nil
 }
 
 // matchesNone reports whether no bundle passing p's filters holds any of
@@ -345,16 +350,8 @@ func (s *Store) matchesNone(ctx context.Context, p SearchParams, q searchtext.Qu
 	if !ok {
 		return false, nil
 	}
-	var any bool
-	err := s.read.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE `+b.filters(p)+
-		` AND `+tq.holdsSome("")+`)`, b.args...).Scan(&any)
-	if stoppedByReadTimeout(ctx, err) {
-		return false, ErrSearchTimeout
-	}
-	if err != nil {
-		return false, fmt.Errorf("store: search: %w", err)
-	}
-	return !any, nil
+	any, err := s.anyBundle(ctx, b, b.filters(p)+` AND `+tq.holdsSome(""))
+	return !any, err
 }
 
 // keepPartialTier drops the cursors that would lead past relevance's

@@ -80,19 +80,18 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 	if narrow {
 		return sortedMatches(tq.whereFaceted(m.any, facets), where, sortOrders[sort], limit, offset, 0), b.args, nil
 	}
-	if q != "" && m.deep {
-		return sortedMatches(tq.where(m.any), where, sortOrders[sort], limit, offset, 0), b.args, nil
-	}
-	if q != "" && m.any && m.rare && len(tq.terms) > 1 {
-		return sortedMatches(`search @@ `+tq.some, where, sortOrders[sort], limit, offset, 0), b.args, nil
-	}
-	if q != "" && m.wide {
-		// The planner gives a prefix that no word its statistics list
-		// begins a share of a few per thousand, and walked the sort index
-		// for one that began no word at all: a million rows, past the read
-		// timeout. The matches are read in the text index, at most
-		// wideCap of them.
-		return sortedMatches(tq.where(m.any), where, sortOrders[sort], limit, offset, wideCap), b.args, nil
+	// A deep page, q's rare terms any of which may match, and a wide
+	// prefix read the matches in the text index and sort them. The planner
+	// gives a prefix that no word its statistics list begins a share of a
+	// few per thousand, and walked the sort index for one that began no
+	// word at all (a million rows, past the read timeout): a wide prefix's
+	// matches are read at most wideCap.
+	if q != "" && (m.deep || m.wide || m.any && m.rare && len(tq.terms) > 1) {
+		most := 0
+		if m.wide {
+			most = wideCap
+		}
+		return sortedMatches(tq.where(m.any), where, sortOrders[sort], limit, offset, most), b.args, nil
 	}
 	if q != "" {
 		where += ` AND ` + tq.where(m.any)

@@ -25,6 +25,7 @@ import (
 type index struct {
 	cluster *pgcluster.Cluster // nil for a database named by -db
 	url     string
+	name    string // the database's name on the harness's cluster
 	n       int
 	lock    *os.File // held while the run uses the directory
 	dataDir string   // the server's data directory, for its pid
@@ -67,7 +68,8 @@ func openIndex(ctx context.Context, dir, db string, n int, out io.Writer) (*inde
 		return nil, err
 	}
 	idx := &index{cluster: c, n: n, lock: lock, dataDir: c.DataDir}
-	name := fmt.Sprintf("okf_load_%d", n)
+	idx.name = fmt.Sprintf("okf_load_%d", n)
+	name := idx.name
 	idx.url = c.URL(name)
 	idx.readURL = idx.url
 	want, err := fingerprint(n)

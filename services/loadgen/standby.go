@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -37,11 +36,7 @@ func (idx *index) startStandby(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	idx.standby, idx.standbyDir = s, dir
-	name := idx.url[strings.LastIndex(idx.url, "/")+1:]
-	if i := strings.IndexByte(name, '?'); i >= 0 {
-		name = name[:i]
-	}
-	idx.readURL = s.URL(name)
+	idx.readURL = s.URL(idx.name)
 	fmt.Fprintf(out, "reads: a streaming hot standby in %s, made in %s\n", dir, time.Since(start).Round(time.Second))
 	return nil
 }
