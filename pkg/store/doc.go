@@ -19,7 +19,8 @@
 //	row.go         BundleInput to column values: cleaning, content hash
 //	bundles.go     UpsertBundle, GetBundle, the withdraw path of HideBundle
 //	upsertbatch.go UpsertBundles: many bundles a transaction and a statement
-//	pendinglist.go the text indexes' GIN pending lists, flushed by the writers at most once a second
+//	eachrow.go     a batch's rows prepared on every core
+//	pendinglist.go the text indexes' GIN pending lists, flushed after the writes at most once a second
 //	bundlecolumns.go the written columns of bundles, one list: upsertSQL and its arguments
 //	visibility.go  exact duplicates, HideRepoBundlesExcept, HideGoneRepo, HideBundle
 //	repos.go       SetRepoSignal

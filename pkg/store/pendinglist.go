@@ -18,17 +18,39 @@ import (
 // under a sweep's steady writes, a probe scans at most this long's entries.
 const pendingFlushEvery = time.Second
 
+// pendingFlushTimeout bounds a flush: it is upkeep, and a flush that
+// cannot finish leaves the lists to the next write or to autovacuum.
+const pendingFlushTimeout = 30 * time.Second
+
 // flushPendingLists flushes the pending lists of bundles_live_search and
 // bundles_live_search_head unless this Store did less than
-// pendingFlushEvery ago. It is upkeep, never a reason to fail the write
-// that called it: an error (the caller's context ended, the database
-// went away) leaves the lists to the next write or to autovacuum.
-func (s *Store) flushPendingLists(ctx context.Context) {
+// pendingFlushEvery ago. The flush runs after the write that asked for it
+// has returned, on its own connection: it is upkeep, never a reason to
+// fail or to slow the write (a writer of one batch at a time gets on with
+// its next while the database flushes, ~50 ms a second's entries under a
+// bulk import), and an error (the database went away, the Store closed)
+// leaves the lists to the next write or to autovacuum. Close waits for it.
+func (s *Store) flushPendingLists() {
 	now := time.Now().UnixNano()
 	last := s.pendingFlushed.Load()
 	if now-last < int64(pendingFlushEvery) || !s.pendingFlushed.CompareAndSwap(last, now) {
 		return
 	}
-	_, _ = s.write.Exec(ctx, `SELECT gin_clean_pending_list('bundles_live_search'::regclass),
-		gin_clean_pending_list('bundles_live_search_head'::regclass)`)
+	s.inBackground(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), pendingFlushTimeout)
+		defer cancel()
+		_, _ = s.write.Exec(ctx, `SELECT gin_clean_pending_list('bundles_live_search'::regclass),
+			gin_clean_pending_list('bundles_live_search_head'::regclass)`)
+	})
+}
+
+// inBackground runs f on a goroutine of its own that Close waits for;
+// once Close has begun, f is not run.
+func (s *Store) inBackground(f func()) {
+	s.upkeepMu.Lock()
+	defer s.upkeepMu.Unlock()
+	if s.closing {
+		return
+	}
+	s.upkeep.Go(f)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,12 @@ type Store struct {
 	// pendingFlushed is when this Store last flushed the text indexes'
 	// pending lists, in Unix nanoseconds (pendinglist.go).
 	pendingFlushed atomic.Int64
+	// upkeep holds the work this Store runs in the background (the
+	// flushes of the pending lists) still running, which Close waits for;
+	// closing, under upkeepMu, stops more from starting.
+	upkeep   sync.WaitGroup
+	upkeepMu sync.Mutex
+	closing  bool
 	// sampleBucketsMax, when not 0, replaces maxSampleBuckets: tests of a
 	// few thousand bundles reach the sampled facets with it.
 	sampleBucketsMax int
@@ -126,6 +133,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Close releases the connections.
 func (s *Store) Close() {
+	s.upkeepMu.Lock()
+	s.closing = true
+	s.upkeepMu.Unlock()
+	s.upkeep.Wait()
 	s.fresh.Close()
 	s.read.Close()
 	s.write.Close()

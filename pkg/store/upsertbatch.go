@@ -54,12 +54,13 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 				o.rootSHA256 == r.in.RootSHA256 && o.sig.equal(r.sig) && o.analysis == analysisVersion {
 				continue // nothing to write
 			}
-			write = append(write, r.analysed())
+			write = append(write, r)
 			groups = append(groups, r.in.RootSHA256)
 			if o != nil && o.rootSHA256 != r.in.RootSHA256 {
 				groups = append(groups, o.rootSHA256)
 			}
 		}
+		eachRow(len(write), func(i int) { write[i] = write[i].analysed() })
 		vis := map[string]wire.Visibility{}
 		for id, o := range old {
 			vis[id] = o.visibility
@@ -85,7 +86,7 @@ func (s *Store) UpsertBundles(ctx context.Context, ins []BundleInput) ([]UpsertR
 		return nil, fmt.Errorf("store: upsert %d bundles: %w", len(ins), err)
 	}
 	if wrote {
-		s.flushPendingLists(ctx)
+		s.flushPendingLists()
 	}
 	return out, nil
 }
@@ -193,9 +194,9 @@ func (s *Store) StaleRepos(ctx context.Context, keep map[string][]string) ([]str
 // batch's ids in their first order.
 func upsertRows(ins []BundleInput) (rows []bundleRow, last map[string]int, ids []string, err error) {
 	rows = make([]bundleRow, len(ins))
+	eachRow(len(ins), func(i int) { rows[i] = newBundleRow(ins[i]) })
 	last = map[string]int{}
-	for i, in := range ins {
-		rows[i] = newBundleRow(in)
+	for i := range ins {
 		if err := checkInput(rows[i].in); err != nil {
 			return nil, nil, nil, err
 		}
