@@ -63,7 +63,10 @@ const (
 	rareWalk    = 0
 	rankWindow  = 32
 	rankWeights = `'{0.01, 0.025, 0.3, 1.0}'`
-	popularity  = `ln(exp(1.0) + coalesce(%s.repo_stars, 0))`
+	// popularity is in double precision: exp(1.0) is numeric, and a
+	// numeric ln a row (and the scores' numeric products after it) cost
+	// several times the float's.
+	popularity = `ln(2.718281828459045::float8 + coalesce(%s.repo_stars, 0))`
 )
 
 // The tiers of relevance, in order.
@@ -336,13 +339,14 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// more than one its description mentions: "fastendpoints rest api
 	// framework" asks for the FastEndpoints repository before bundles
 	// mentioning a REST API framework), then the window's score folded
-	// into [0, 1) so that it only orders bundles of as many.
+	// into [0, 1) so that it only orders bundles of as many: 1 - 1/(1 + r)
+	// is r/(1 + r) with ts_rank_cd computed once a row.
 	var held []string
 	for i := range tq.terms {
 		held = append(held, `(`+tq.holdsTerm("y.", i)+`)::int + (y.search_head @@ `+tq.termsTyped[i]+`)::int`)
 	}
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
-	score := `(` + strings.Join(held, ` + `) + `) + ` + rank + ` / (1 + ` + rank + `)`
+	score := `(` + strings.Join(held, ` + `) + `) + 1 - 1 / (1 + ` + rank + `)`
 	// newest is the n newest bundles passing where. When q's terms are
 	// rare (rare: their shares under rareShare), every match is read and
 	// sorted (OFFSET 0 keeps the planner from walking the recency index for
