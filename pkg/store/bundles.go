@@ -59,7 +59,7 @@ func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 // GetBundle returns a live or low bundle; ErrNotFound otherwise.
 func (s *Store) GetBundle(ctx context.Context, id string) (Bundle, error) {
 	var imported bool
-	b, err := scanBundle(s.read.QueryRow(ctx,
+	b, err := scanBundle(s.lookup.QueryRow(ctx,
 		`SELECT `+bundleColumns+`, imported FROM bundles WHERE id = $1 AND visibility <> 'hidden'`, id), &imported)
 	b.Imported = imported
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -205,3 +205,24 @@ func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) ([]string, 
 		return b.ID, err
 	})
 }
+
+// CardPlans runs a card's lookup of id twice on one connection of the
+// lookup pool and returns how many times that connection planned the
+// statement generically and per call (pg_prepared_statements).
+func CardPlans(ctx context.Context, s *Store, id string) (generic, custom int64, err error) {
+	conn, err := s.lookup.Acquire(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer conn.Release()
+	const card = `SELECT name FROM bundles WHERE id = $1 AND visibility <> 'hidden'`
+	for range 2 {
+		var name string
+		if err := conn.QueryRow(ctx, card, id).Scan(&name); err != nil {
+			return 0, 0, err
+		}
+	}
+	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, card).
+		Scan(&generic, &custom)
+	return generic, custom, err
+}

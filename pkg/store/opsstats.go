@@ -40,10 +40,10 @@ type PoolStat struct {
 	AcquireDuration, EmptyAcquireWaitTime                       time.Duration
 }
 
-// PoolStats returns the statistics of the write and the read pool (two
-// pools even when DATABASE_READ_URL names the primary).
+// PoolStats returns the statistics of the write, the read and the lookup
+// pool (separate pools even when DATABASE_READ_URL names the primary).
 func (s *Store) PoolStats() []PoolStat {
-	return []PoolStat{poolStat("write", s.write), poolStat("read", s.read)}
+	return []PoolStat{poolStat("write", s.write), poolStat("read", s.read), poolStat("lookup", s.lookup)}
 }
 
 func poolStat(name string, p *pgxpool.Pool) PoolStat {

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -19,14 +20,34 @@ func TestPingAndPoolStats(t *testing.T) {
 	if err := st.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := st.GetBundle(context.Background(), "none"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a card of no bundle: %v", err)
+	}
 	stats := st.PoolStats()
-	if len(stats) != 2 || stats[0].Name != "write" || stats[1].Name != "read" {
+	if len(stats) != 3 || stats[0].Name != "write" || stats[1].Name != "read" || stats[2].Name != "lookup" {
 		t.Fatalf("pools: %+v", stats)
 	}
 	for _, p := range stats {
 		if p.MaxConns <= 0 || p.TotalConns < 1 || p.AcquireCount < 1 {
 			t.Errorf("pool %s after a ping: %+v", p.Name, p)
 		}
+	}
+}
+
+// A card's lookup keeps one generic plan per connection instead of
+// planning each call (the lookup pool's plan_cache_mode); searches, whose
+// plans depend on their words, are planned per call on the read pool.
+func TestCardLookupKeepsItsPlan(t *testing.T) {
+	st := storetest.NewStore(t)
+	ctx := context.Background()
+	in := repoBundle("acme", "alpha", "index.md")
+	mustUpsert(t, st, in)
+	generic, custom, err := store.CardPlans(ctx, st, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if generic != 2 || custom != 0 {
+		t.Errorf("two card lookups on one connection: %d generic plans, %d custom", generic, custom)
 	}
 }
 
