@@ -43,14 +43,3 @@ func (s *Store) flushPendingLists() {
 			gin_clean_pending_list('bundles_live_search_head'::regclass)`)
 	})
 }
-
-// inBackground runs f on a goroutine of its own that Close waits for;
-// once Close has begun, f is not run.
-func (s *Store) inBackground(f func()) {
-	s.upkeepMu.Lock()
-	defer s.upkeepMu.Unlock()
-	if s.closing {
-		return
-	}
-	s.upkeep.Go(f)
-}

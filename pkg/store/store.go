@@ -150,7 +150,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return &Store{write: pools[0], read: pools[1], fresh: pools[2], lookup: pools[3], now: cfg.Now}, nil
 }
 
-// Close releases the connections.
+// Close waits for the work the Store runs in the background (inBackground),
+// then releases the connections.
 func (s *Store) Close() {
 	s.upkeepMu.Lock()
 	s.closing = true
@@ -160,6 +161,17 @@ func (s *Store) Close() {
 	s.fresh.Close()
 	s.read.Close()
 	s.write.Close()
+}
+
+// inBackground runs f on a goroutine of its own that Close waits for;
+// once Close has begun, f is not run.
+func (s *Store) inBackground(f func()) {
+	s.upkeepMu.Lock()
+	defer s.upkeepMu.Unlock()
+	if s.closing {
+		return
+	}
+	s.upkeep.Go(f)
 }
 
 // Pool is the write pool, for River.
