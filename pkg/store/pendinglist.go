@@ -19,8 +19,11 @@ import (
 const pendingFlushEvery = time.Second
 
 // pendingFlushTimeout bounds a flush: it is upkeep, and a flush that
-// cannot finish leaves the lists to the next write or to autovacuum.
-const pendingFlushTimeout = 30 * time.Second
+// cannot finish leaves the lists to the next write or to autovacuum. A
+// second's entries flush in well under a second (~50 ms under a bulk
+// import); the bound is what Close can wait for when the database hangs,
+// short of a shutdown's grace period.
+const pendingFlushTimeout = 5 * time.Second
 
 // flushPendingLists flushes the pending lists of bundles_live_search and
 // bundles_live_search_head unless this Store did less than
