@@ -56,11 +56,13 @@ func scanBundle(row pgx.Row, extra ...any) (Bundle, error) {
 	return b, nil
 }
 
+// cardSQL reads a live or low bundle's card by its id ($1).
+const cardSQL = `SELECT ` + bundleColumns + `, imported FROM bundles WHERE id = $1 AND visibility <> 'hidden'`
+
 // GetBundle returns a live or low bundle; ErrNotFound otherwise.
 func (s *Store) GetBundle(ctx context.Context, id string) (Bundle, error) {
 	var imported bool
-	b, err := scanBundle(s.lookup.QueryRow(ctx,
-		`SELECT `+bundleColumns+`, imported FROM bundles WHERE id = $1 AND visibility <> 'hidden'`, id), &imported)
+	b, err := scanBundle(s.lookup.QueryRow(ctx, cardSQL, id), &imported)
 	b.Imported = imported
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Bundle{}, ErrNotFound

@@ -206,23 +206,22 @@ func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) ([]string, 
 	})
 }
 
-// CardPlans runs a card's lookup of id twice on one connection of the
-// lookup pool and returns how many times that connection planned the
-// statement generically and per call (pg_prepared_statements).
+// CardPlans runs GetBundle's statement for id twice on one connection of
+// the lookup pool and returns how many times that connection planned it
+// generically and per call (pg_prepared_statements).
 func CardPlans(ctx context.Context, s *Store, id string) (generic, custom int64, err error) {
 	conn, err := s.lookup.Acquire(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer conn.Release()
-	const card = `SELECT name FROM bundles WHERE id = $1 AND visibility <> 'hidden'`
 	for range 2 {
-		var name string
-		if err := conn.QueryRow(ctx, card, id).Scan(&name); err != nil {
+		var imported bool
+		if _, err := scanBundle(conn.QueryRow(ctx, cardSQL, id), &imported); err != nil {
 			return 0, 0, err
 		}
 	}
-	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, card).
+	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, cardSQL).
 		Scan(&generic, &custom)
 	return generic, custom, err
 }

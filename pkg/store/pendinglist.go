@@ -20,9 +20,9 @@ const pendingFlushEvery = time.Second
 
 // pendingFlushTimeout bounds a flush: it is upkeep, and a flush that
 // cannot finish leaves the lists to the next write or to autovacuum. A
-// second's entries flush in well under a second (~50 ms under a bulk
-// import); the bound is what Close can wait for when the database hangs,
-// short of a shutdown's grace period.
+// second's entries flush in well under a second; the bound is what Close
+// can wait for when the database hangs, short of a shutdown's grace
+// period.
 const pendingFlushTimeout = 5 * time.Second
 
 // flushPendingLists flushes the pending lists of bundles_live_search and
@@ -30,8 +30,7 @@ const pendingFlushTimeout = 5 * time.Second
 // pendingFlushEvery ago. The flush runs after the write that asked for it
 // has returned, on its own connection: it is upkeep, never a reason to
 // fail or to slow the write (a writer of one batch at a time gets on with
-// its next while the database flushes, ~50 ms a second's entries under a
-// bulk import), and an error (the database went away, the Store closed)
+// its next while the database flushes), and an error (the database went away, the Store closed)
 // leaves the lists to the next write or to autovacuum. Close waits for it.
 func (s *Store) flushPendingLists() {
 	now := time.Now().UnixNano()

@@ -22,13 +22,10 @@ func TestWriteFlushesPendingLists(t *testing.T) {
 	in := repoBundle("acme", "alpha", "index.md")
 	in.Card.Description = "A description with many words to index, whose entries go to the pending lists."
 	mustUpsert(t, s, in)
-	for _, index := range []string{"bundles_live_search", "bundles_live_search_head"} {
+	for _, index := range textIndexes {
 		var pages, tuples int64
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if err := s.Pool().QueryRow(ctx, `SELECT pending_pages, pending_tuples FROM pgstatginindex($1::regclass)`, index).
-				Scan(&pages, &tuples); err != nil {
-				t.Fatal(err)
-			}
+			pages, tuples = pendingEntries(t, s.Pool(), index)
 			if pages == 0 && tuples == 0 || time.Now().After(deadline) {
 				break
 			}
@@ -60,16 +57,28 @@ func TestCloseWaitsForUpkeep(t *testing.T) {
 	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pgstattuple`); err != nil {
 		t.Fatal(err)
 	}
-	for _, index := range []string{"bundles_live_search", "bundles_live_search_head"} {
-		var tuples int64
-		if err := conn.QueryRow(ctx, `SELECT pending_tuples FROM pgstatginindex($1::regclass)`, index).Scan(&tuples); err != nil {
-			t.Fatal(err)
-		}
-		if tuples != 0 {
-			t.Errorf("%s when Close returned: %d pending tuples", index, tuples)
+	for _, index := range textIndexes {
+		if pages, tuples := pendingEntries(t, conn, index); pages != 0 || tuples != 0 {
+			t.Errorf("%s when Close returned: %d pending pages, %d pending tuples", index, pages, tuples)
 		}
 	}
 	if _, err := s.UpsertBundle(ctx, repoBundle("acme", "beta", "index.md")); err == nil {
 		t.Error("a write after Close succeeded")
 	}
+}
+
+// textIndexes are the GIN indexes whose pending lists writers flush.
+var textIndexes = []string{"bundles_live_search", "bundles_live_search_head"}
+
+// pendingEntries are the pages and entries of index's pending list
+// (pgstattuple, which the caller has created).
+func pendingEntries(t *testing.T, db interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, index string) (pages, tuples int64) {
+	t.Helper()
+	if err := db.QueryRow(context.Background(), `SELECT pending_pages, pending_tuples FROM pgstatginindex($1::regclass)`, index).
+		Scan(&pages, &tuples); err != nil {
+		t.Fatal(err)
+	}
+	return pages, tuples
 }
