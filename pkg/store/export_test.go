@@ -88,7 +88,7 @@ func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error
 	if p.Sort != wire.SortRelevance {
 		m.deep = s.deepMatches(ctx, p, q, false)
 	}
-	sql, args, err := searchSQL(p, q, m)
+	sql, args, err := searchSQL(p, q, m, s.foldTerms(ctx, p.Q, q))
 	if err != nil || sql == "" {
 		return "", err
 	}
@@ -190,7 +190,8 @@ func SetMaxSampleBuckets(s *Store, n int) { s.sampleBucketsMax = n }
 // without reading narrow matches in the text indexes (narrowMatches), and
 // returns the ids of its page.
 func SearchIDsWalking(ctx context.Context, s *Store, p SearchParams) ([]string, error) {
-	sql, args, err := searchSQL(p, s.weigh(ctx, searchtext.ParseQuery(p.Q)), termMatch{})
+	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
+	sql, args, err := searchSQL(p, q, termMatch{}, s.foldTerms(ctx, p.Q, q))
 	if err != nil || sql == "" {
 		return nil, err
 	}
@@ -224,4 +225,16 @@ func CardPlans(ctx context.Context, s *Store, id string) (generic, custom int64,
 	err = conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`, cardSQL).
 		Scan(&generic, &custom)
 	return generic, custom, err
+}
+
+// SetFolding lets s fold q's text query calls into parameters (the
+// default) or leave them in its statements.
+func SetFolding(s *Store, on bool) { s.unfolded = !on }
+
+// SearchStatement is the statement of a search of p as Search makes it
+// first (narrowMatches and deepMatches not asked).
+func SearchStatement(ctx context.Context, s *Store, p SearchParams) (string, error) {
+	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
+	sql, _, err := searchSQL(p, q, termMatch{}, s.foldTerms(ctx, p.Q, q))
+	return sql, err
 }

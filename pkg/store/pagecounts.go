@@ -106,7 +106,7 @@ func (s *Store) matchesOf(ctx context.Context, b *sqlBuilder, p SearchParams, lo
 		return matches{}, ErrQueryExcludesItself
 	}
 	weighed := s.weigh(ctx, parsed)
-	b.widePrefix = look.wide
+	b.widePrefix, b.folded = look.wide, s.foldTerms(ctx, p.Q, weighed)
 	tq, ok := b.textQuery(p.Q, weighed) // the terms Search looks up
 	if !ok {
 		return matches{}, nil

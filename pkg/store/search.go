@@ -154,11 +154,12 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 		}
 		q = s.weigh(ctx, asked)
 	}
-	out, err := s.find(ctx, p, q, false)
+	folded := s.foldTerms(ctx, p.Q, q)
+	out, err := s.find(ctx, p, q, folded, false)
 	if err == nil && len(out) == 0 && widens(q) {
 		var none bool
-		if none, err = s.matchesNone(ctx, p, q); none {
-			out, err = s.find(ctx, p, q, true)
+		if none, err = s.matchesNone(ctx, p, q, folded); none {
+			out, err = s.find(ctx, p, q, folded, true)
 			for i := range out {
 				out[i].Partial = true // q's word is only begun: did you mean still helps
 			}
@@ -179,7 +180,8 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 // find runs the search of p, whose q reads as q, and, when it is sorted
 // and finds nothing, the search for any of q's terms (words are optional).
 // wide lets the word being typed begin any word of a bundle (widens).
-func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wide bool) ([]Bundle, error) {
+// folded are the values of q's text query calls (foldTerms).
+func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, folded map[termCall]string, wide bool) ([]Bundle, error) {
 	sort := cmp.Or(p.Sort, wire.SortRecent)
 	m := termMatch{wide: wide}
 	// The statistics know no prefix: a wide lookup leaves the plan to the
@@ -195,7 +197,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wi
 	if sort != wire.SortRelevance && !wide {
 		m.deep = s.deepMatches(ctx, p, q, false)
 	}
-	out, err := s.search(ctx, p, q, m)
+	out, err := s.search(ctx, p, q, m, folded)
 	if err != nil || len(out) > 0 || sort == wire.SortRelevance || p.Q == "" {
 		return out, err
 	}
@@ -203,7 +205,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wi
 	// every word lists those holding some of them, in the same order.
 	// Whether any bundle holds them all is asked again only past the first
 	// page, where an empty page may just be the list's end.
-	relax, err := s.relaxes(ctx, p, q, wide)
+	relax, err := s.relaxes(ctx, p, q, folded, wide)
 	if !relax {
 		return out, err
 	}
@@ -211,7 +213,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, wi
 	if !wide {
 		m.rare, m.narrow, m.deep = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true), s.deepMatches(ctx, p, q, true)
 	}
-	if out, err = s.search(ctx, p, q, m); err != nil {
+	if out, err = s.search(ctx, p, q, m, folded); err != nil {
 		return nil, err
 	}
 	for i := range out {
@@ -278,8 +280,8 @@ func conceptsText(list wire.ConceptList) string {
 
 // search runs the statement of p, whose q reads as q, listing the bundles
 // m says: those holding every term of q, or any.
-func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, m termMatch) ([]Bundle, error) {
-	sql, args, err := searchSQL(p, q, m)
+func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, m termMatch, folded map[termCall]string) ([]Bundle, error) {
+	sql, args, err := searchSQL(p, q, m, folded)
 	if err != nil || sql == "" {
 		return []Bundle{}, err
 	}
@@ -311,8 +313,8 @@ func (s *Store) search(ctx context.Context, p SearchParams, q searchtext.Query, 
 // relaxes reports whether a sorted search with q whose page came back empty
 // should list the bundles holding some of q's terms: q has more than one
 // term and no bundle (after the filters) holds them all.
-func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query, wide bool) (bool, error) {
-	b := &sqlBuilder{widePrefix: wide}
+func (s *Store) relaxes(ctx context.Context, p SearchParams, q searchtext.Query, folded map[termCall]string, wide bool) (bool, error) {
+	b := &sqlBuilder{widePrefix: wide, folded: folded}
 	tq, ok := b.textQuery(p.Q, q)
 	if !ok || len(tq.terms) < 2 {
 		return false, nil
@@ -341,11 +343,11 @@ func (s *Store) anyBundle(ctx context.Context, b *sqlBuilder, where string) (boo
 // q's terms as a search first looks them up (a q of one word: the word),
 // so that the search of p may widen. A first page that came back empty
 // says so; a later one may just be past the list's end, and is asked.
-func (s *Store) matchesNone(ctx context.Context, p SearchParams, q searchtext.Query) (bool, error) {
+func (s *Store) matchesNone(ctx context.Context, p SearchParams, q searchtext.Query, folded map[termCall]string) (bool, error) {
 	if p.Offset == 0 && p.After == "" {
 		return true, nil
 	}
-	b := &sqlBuilder{}
+	b := &sqlBuilder{folded: folded}
 	tq, ok := b.textQuery(p.Q, q)
 	if !ok {
 		return false, nil

@@ -22,7 +22,9 @@ var sortOrders = map[wire.Sort]string{
 // searchSQL is the statement of a search and its arguments; "" when the
 // search returns nothing without asking the database. Its rows are
 // bundleColumns, then the relevance tier and repo_stars (for the cursor).
-func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []any, error) {
+// folded are the values of q's text query calls (foldTerms); nil leaves
+// the calls in the statement.
+func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch, folded map[termCall]string) (string, []any, error) {
 	limit, offset := p.Limit, p.Offset
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -42,7 +44,7 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch) (string, []
 	if sort == wire.SortRelevance && q == "" {
 		return "", nil, errors.New("store: search: relevance needs a text query")
 	}
-	b := &sqlBuilder{widePrefix: m.wide}
+	b := &sqlBuilder{widePrefix: m.wide, folded: folded}
 	var tq textQuery
 	if q != "" {
 		var ok bool
@@ -167,6 +169,41 @@ type sqlBuilder struct {
 	// widePrefix: the text queries it makes let the word being typed begin
 	// any word of the whole vector (termMatch.wide).
 	widePrefix bool
+	// folded are the values of the text query functions' calls that the
+	// statement passes as parameters instead of making them (termfold.go).
+	folded map[termCall]string
+	// recording: the builder only collects the calls its text queries
+	// make, in calls.
+	recording bool
+	calls     []termCall
+}
+
+// call is c in a statement: its value, when folded holds it, or the call.
+func (b *sqlBuilder) call(c termCall) string {
+	if b.recording {
+		b.calls = append(b.calls, c)
+	}
+	if v, ok := b.folded[c]; ok {
+		return b.arg(v) + `::tsquery`
+	}
+	return c.sql(b)
+}
+
+// callPair is the calls of okf_term of one word, as written and as a
+// prefix too, which share their arguments: a statement may use either
+// alone, and a parameter no statement reads has no type.
+func (b *sqlBuilder) callPair(word, begun termCall) (plain, typed string) {
+	if b.recording {
+		b.calls = append(b.calls, word, begun)
+	}
+	v1, ok1 := b.folded[word]
+	v2, ok2 := b.folded[begun]
+	if ok1 && ok2 {
+		both := b.arg([]string{v1, v2})
+		return `(` + both + `::text[])[1]::tsquery`, `(` + both + `::text[])[2]::tsquery`
+	}
+	w, lang := b.arg(word.text), b.arg(word.lang)
+	return `okf_term(` + w + `, false, ` + lang + `)`, `okf_term(` + w + `, true, ` + lang + `)`
 }
 
 // arg adds v and returns its placeholder.
@@ -249,7 +286,7 @@ func (b *sqlBuilder) conceptPhrase(words []string) string {
 			}
 			continue
 		}
-		next := `okf_prefix(` + b.arg(word) + `, 'CD')`
+		next := b.call(termCall{fn: "okf_prefix", text: word, opt: "CD"})
 		if q == `` {
 			q = next
 		} else {

@@ -46,6 +46,12 @@ type Store struct {
 	// commonest lexemes, and the lexemes of the query words met
 	// (termweight.go).
 	shares termShares
+	// folded are the values of the text query functions' calls met
+	// (termfold.go).
+	folded foldedCalls
+	// unfolded leaves q's text query calls in the statements (tests that
+	// compare the two ways).
+	unfolded bool
 	// pendingFlushed is when this Store last flushed the text indexes'
 	// pending lists, in Unix nanoseconds (pendinglist.go).
 	pendingFlushed atomic.Int64

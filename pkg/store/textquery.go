@@ -60,8 +60,7 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 	if len(terms) == 0 {
 		return textQuery{}, false
 	}
-	lang := b.arg(searchtext.Language(q))
-	simple := ``
+	lang := searchtext.Language(q)
 	for i, t := range terms {
 		// Two words typed apart may be one glued name ("chrono pin" is
 		// chronopin): each also matches the two glued, as written.
@@ -71,16 +70,13 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 				glued = append(glued, w)
 			}
 		}
-		if len(glued) > 0 && simple == `` {
-			simple = b.arg(searchtext.Simple)
-		}
-		plain, typed := b.term(t, lang, glued, simple)
+		plain, typed := b.term(t, lang, glued)
 		tq.terms = append(tq.terms, plain)
 		tq.termsTyped = append(tq.termsTyped, typed)
 	}
 	var excluded []string
 	for _, t := range parsed.Excluded {
-		plain, _ := b.term(t, lang, nil, ``)
+		plain, _ := b.term(t, lang, nil)
 		excluded = append(excluded, `!!`+plain)
 	}
 	and := ``
@@ -173,41 +169,41 @@ func (tq textQuery) headHolds(typed string) string {
 // glued word also matches as the phrase of its parts ("PharmacyDomain"
 // finds "Pharmacy Domain"); typed is the same with the word being typed
 // also the start of a name or tagline word (plain when t is not typed).
-// Both share their arguments: a statement may use either alone. Words are
-// stemmed in English and in lang, the placeholder of the language q is
-// written in (okf_configs, migration 0018). A word also matches each of
-// glued as written (simple is the placeholder of searchtext.Simple). With
+// Words are stemmed in English and in lang, the configuration q is written
+// in (okf_configs, migration 0018). A word also matches each of glued as
+// written (searchtext.Simple). With
 // b.widePrefix, the word being typed also begins any word of the whole
 // vector, in plain and typed alike.
-func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string, simple string) (plain, typed string) {
+func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain, typed string) {
 	if t.Phrase {
-		plain = `okf_phrase(` + b.arg(strings.Join(t.Words, " ")) + `, ` + lang + `)`
+		plain = b.call(termCall{fn: "okf_phrase", text: strings.Join(t.Words, " "), lang: lang})
 		return plain, plain
 	}
-	w := b.arg(t.Words[0])
+	w := t.Words[0]
 	parts := ``
 	// A part of digits alone ("web3": web, 3) is in a large share of
 	// bundles: the phrase would recheck every bundle holding the other
 	// part, and the word as written finds the glued form anyway.
 	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
-		parts = ` || okf_phrase(` + b.arg(strings.Join(t.Parts, " ")) + `, ` + lang + `)`
+		parts = ` || ` + b.call(termCall{fn: "okf_phrase", text: strings.Join(t.Parts, " "), lang: lang})
 	}
 	for _, g := range glued {
-		parts += ` || okf_term(` + b.arg(g) + `, false, ` + simple + `)`
+		parts += ` || ` + b.call(termCall{fn: "okf_term", text: g, opt: "false", lang: searchtext.Simple})
 	}
 	if t.Prefix && b.widePrefix {
 		// The start of any word, as written or stemmed in English, of any
 		// weight (okf_prefix, migration 0018).
-		parts += ` || okf_prefix(` + w + `, '')`
+		parts += ` || ` + b.call(termCall{fn: "okf_prefix", text: w})
 	}
-	word := func(prefix string) string {
-		return `(okf_term(` + w + `, ` + prefix + `, ` + lang + `)` + parts + `)`
-	}
-	plain = word("false")
+	word := termCall{fn: "okf_term", text: w, opt: "false", lang: lang}
 	if !t.Prefix {
+		plain = `(` + b.call(word) + parts + `)`
 		return plain, plain
 	}
-	return plain, word("true")
+	begun := word
+	begun.opt = "true"
+	plain, typed = b.callPair(word, begun)
+	return `(` + plain + parts + `)`, `(` + typed + parts + `)`
 }
 
 // gluedWord is the word that terms i and j (neighbours in q) make glued,
