@@ -33,7 +33,7 @@
 //	selfexclusion.go  ErrQueryExcludesItself: a q that excludes every word it asks for
 //	textquery.go   q as the statements look it up: its terms' text queries (pkg/searchtext reads q)
 //	termfold.go    q's text query calls (okf_term, ...) computed once a search and passed as parameters
-//	termweight.go  the index's own stop words: q's terms that most bundles hold (planner statistics)
+//	termweight.go  the index's own stop words: q's terms that most bundles hold (shares sampled from the live bundles)
 //	suggest.go     Suggest: "did you mean", names a few edits from q (pg_trgm)
 //	suggestwords.go  how q and names are cut into words, corrected and combined (pure)
 //	stats.go       Stats, RecountStats

@@ -38,6 +38,10 @@ type termEstimates struct {
 	least float64   // the rows of the commonest listed lexeme of a word
 	union float64   // the rows holding some term's word
 	terms []float64 // per term, the rows holding its rarest word
+	// begun are the rows holding a lexeme the word being typed begins (0
+	// when no word is, or the shares were not sampled: the planner's
+	// statistics list too few lexemes to tell).
+	begun float64
 	// shares are the statistics read, for the facets' shares.
 	shares *lexemeShares
 }
@@ -81,6 +85,9 @@ func (s *Store) estimateTerms(ctx context.Context, q searchtext.Query) (e termEs
 			rarest = min(rarest, 1-wordNone)
 		}
 		e.terms = append(e.terms, rarest*shares.rows)
+		if t.Prefix && !t.Phrase && shares.live && len(lexemes[t.Words[0]]) > 0 {
+			e.begun += shares.prefixShare(lexemes[t.Words[0]][0]) * shares.rows
+		}
 	}
 	e.union = (1 - none) * shares.rows
 	return e, true
@@ -98,14 +105,17 @@ const narrowCap = 2000
 // narrowMatches reports whether a sorted search with p, whose q reads as
 // q, has few matches by the statistics (narrowCap): those of q's words
 // (every term: the rarest term's; any, their union) times the share of
-// bundles passing its filters on facet values. False without such a
-// filter or statistics.
+// bundles passing its filters on facet values; without such a filter,
+// whether its matches are few (fewMatches). False without statistics.
 func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.Query, any bool) bool {
 	// The filters first: a search without any asks nothing more, not even
 	// the lexemes of a word not met before.
 	groups := facetGroups(p)
-	if len(q.Terms) == 0 || len(groups) == 0 {
+	if len(q.Terms) == 0 {
 		return false
+	}
+	if len(groups) == 0 {
+		return s.fewMatches(ctx, q, any)
 	}
 	shares := s.lexemeShares(ctx)
 	if shares == nil || len(shares.facets) == 0 {
@@ -116,6 +126,19 @@ func (s *Store) narrowMatches(ctx context.Context, p SearchParams, q searchtext.
 		return false
 	}
 	return e.matches(any)*facetShare(groups, shares.facets) <= narrowCap
+}
+
+// fewMatches reports whether a search with q and no filter on facet
+// values has at most narrowCap matches by the live bundles' shares (and
+// those of the lexemes the word being typed begins): they are read through
+// the text index and sorted, whatever the planner's statistics say. Those
+// are of every row, hidden and low bundles too, and a word that example
+// bundles hold, common there, is rare among the live ones (sampleShares):
+// planned as common, its search walked a sort index for matches that were
+// not there. False until the shares are sampled.
+func (s *Store) fewMatches(ctx context.Context, q searchtext.Query, any bool) bool {
+	e, ok := s.estimateTerms(ctx, q)
+	return ok && e.shares.live && e.matches(any)+e.begun <= narrowCap
 }
 
 // facetShare is the share of bundles passing the filters on facet values

@@ -238,3 +238,32 @@ func SearchStatement(ctx context.Context, s *Store, p SearchParams) (string, err
 	sql, _, err := searchSQL(p, q, termMatch{}, s.foldTerms(ctx, p.Q, q))
 	return sql, err
 }
+
+// SampleShares samples s's shares of the live bundles now (sampleShares),
+// which its searches use from then on.
+func SampleShares(ctx context.Context, s *Store) error {
+	next, err := s.sampleShares(ctx)
+	if err != nil {
+		return err
+	}
+	s.shares.mu.Lock()
+	defer s.shares.mu.Unlock()
+	s.shares.shares = next
+	return nil
+}
+
+// LexemeShare is the share of bundles s takes to hold lexeme, and whether
+// its shares are the live bundles' (sampled).
+func LexemeShare(ctx context.Context, s *Store, lexeme string) (share float64, live bool) {
+	shares := s.lexemeShares(ctx)
+	if shares == nil {
+		return 0, false
+	}
+	return shares.share[lexeme], shares.live
+}
+
+// FewMatches reports whether s reads a search for q without filters
+// through the text index, its matches few (fewMatches).
+func FewMatches(ctx context.Context, s *Store, q string) bool {
+	return s.fewMatches(ctx, searchtext.ParseQuery(q), false)
+}

@@ -121,13 +121,14 @@ const (
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, m termMatch) string {
 	// newest is the n newest bundles passing where, by a walk of the
-	// recency index; when the matches are few (m.narrow: filters then test
-	// the facet values in the text indexes, with the words), every one is
-	// read through those indexes and sorted, as the walk's length is the
+	// recency index; when the matches are few (m.narrow: filters on facet
+	// values are then tested in the text indexes, with the words; m.few:
+	// the bundles holding every term), every one is read through those
+	// indexes and sorted, as the walk's length is the
 	// matches' density along the recency order, which the planner cannot
 	// know (OFFSET 0 keeps it from walking).
 	newest := func(cols, where string, n int) string {
-		if m.narrow {
+		if m.narrow || m.few {
 			return `SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM bundles WHERE ` + where + ` OFFSET 0) AS m
 		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
 		}
@@ -138,7 +139,7 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	// as written; the typed word's prefix is met by h (the head) and by the
 	// starred walk, which checks each row it reads.
 	match := filters + ` AND search @@ ` + tq.all
-	window := b.relevanceWindow(tq, filters, match, newest, m.narrow)
+	window := b.relevanceWindow(tq, filters, match, newest, m.narrow, m.narrow || m.few)
 	score := windowScore(tq)
 	// The rest is the newest matches less e and w, read by a walk (or a
 	// sort) that its outer LIMIT stops: the inner LIMIT, a constant, is
@@ -212,7 +213,8 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // relevanceWindow is relevance's first CTEs, the exact tier and the
 // ranked window (e0, e, h, sw, pw, p0, pr, p and w), over the bundles
 // passing filters; match is filters and the whole vector's test of q.
-func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest func(cols, where string, n int) string, narrow bool) string {
+// newest reads every match and sorts them when fenced.
+func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest func(cols, where string, n int) string, narrow, fenced bool) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds (headHolds).
@@ -262,13 +264,13 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest
 	// statement for the words beginning "shine" at 1M). Which of the two
 	// reads runs is decided once, before either starts; the starred walk
 	// tests its rows alike.
-	heads := newest(`id, indexed_at`, filters+` AND `+head, rankWindow)
+	heads := newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.allTyped, fenced), rankWindow)
 	holdsAll := tq.holdsAll("") // the starred walk's test, alike
 	if tq.allTyped != tq.all {
 		holdsAll = `(search @@ ` + tq.all + ` OR (` + unnamed + ` AND ` + head + `))`
-		heads = `(` + newest(`id, indexed_at`, filters+` AND `+head+` AND `+unnamed, rankWindow) + `)
+		heads = `(` + newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.allTyped, fenced)+` AND `+unnamed, rankWindow) + `)
 	UNION ALL
-	(` + newest(`id, indexed_at`, filters+` AND `+tq.headHolds(tq.all)+` AND `+namesOne, rankWindow) + `)`
+	(` + newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.all, fenced)+` AND `+namesOne, rankWindow) + `)`
 	}
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every
@@ -333,7 +335,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// repository) asked for it, not for bundles holding a few of its words.
 	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
 		` AND (SELECT count(*) FROM a) < ` + strconv.Itoa(end)
-	head := tq.headHolds(tq.someTyped)
+	head := tq.headRead(tq.someTyped, rare)
 	// The score: the terms held, each twice when the bundle's name,
 	// identifier or tagline holds it (a word of q that names a bundle says
 	// more than one its description mentions: "fastendpoints rest api

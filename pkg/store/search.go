@@ -28,7 +28,10 @@ package store
 //     band walked 100-160 ms at 1M), while the intersection costs its own
 //     size. More matches than that are walked, as before: a walk of the
 //     recency order reads the heap in its physical order, the matches'
-//     pages are scattered.
+//     pages are scattered. So is q without such a filter whose matches
+//     the live bundles' shares (termweight.go) put at no more than
+//     narrowCap (fewMatches): the planner's statistics are of every row,
+//     and a word that example bundles hold looks common to it.
 //     The origin leads the key of the stars order's second index
 //     (bundles_live_origin_stars, migration 0022): bundles of origin domain
 //     have no stars and come after every starred bundle, so a walk of
@@ -190,6 +193,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, fo
 	// holding a word it begins).
 	if sort == wire.SortRelevance && len(q.Terms) > 1 && !wide {
 		m.rare = s.rareTerms(ctx, q) // for its partial tier
+		m.few = s.fewMatches(ctx, q, false)
 	}
 	if (sort != wire.SortRelevance || len(q.Terms) == 1) && !wide {
 		m.narrow = s.narrowMatches(ctx, p, q, false)

@@ -68,7 +68,7 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch, folded map[
 		after, offset = b.after(k), 0
 	}
 	if sort == wire.SortRelevance {
-		if narrow {
+		if narrow && facets != "" {
 			// Every source reads the facet values in the text indexes with
 			// the words, and sorts what it reads (relevance).
 			filters += ` AND ` + facets
@@ -117,6 +117,11 @@ type termMatch struct {
 	// through the text index and sorts them (sortedMatches); relevance, of
 	// one term only, reads each source so (relevance).
 	narrow bool
+	// few says that the bundles holding every term of q (of several) are
+	// few by the live bundles' shares (fewMatches): relevance reads its
+	// sources of them (the newest head matches, the rest) through the text
+	// index and sorts them.
+	few bool
 	// deep says that a sorted search's page lies so deep in its matches
 	// that reading them all through the text index and sorting them costs
 	// less than walking the sort index to it (deepMatches).

@@ -150,7 +150,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		closeAll()
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
-	return &Store{write: pools[0], read: pools[1], fresh: pools[2], lookup: pools[3], now: cfg.Now}, nil
+	s := &Store{write: pools[0], read: pools[1], fresh: pools[2], lookup: pools[3], now: cfg.Now}
+	// The live bundles' shares, sampled now, so that the first searches
+	// need not wait for them nor plan by the statistics of every row
+	// (termweight.go).
+	s.inBackground(s.sampleSharesNow)
+	return s, nil
 }
 
 // Close waits for the work the Store runs in the background (inBackground),

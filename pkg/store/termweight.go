@@ -4,19 +4,24 @@ package store
 // it: a term that a large share of bundles hold is a stop word of the
 // index.
 //
-// The shares come from the planner's own statistics of the search vector
-// (pg_stats.most_common_elems of bundles.search: its most common lexemes,
-// up to 10,000, each with the share of rows holding it, as ANALYZE last
-// sampled them), read at most once every sharesTTL, in the background but
-// for the first time, and kept in memory. A
+// The shares are sampled from the live bundles' search vectors (ts_stat
+// over a few thousand of them: each lexeme that several of them hold,
+// with the share of them holding it), in the background, at most once
+// every sharesTTL, and kept in memory; until the first sample, they are
+// the planner's statistics (pg_stats.most_common_elems of bundles.search:
+// its 10,000 most common lexemes over every row). The facet values' shares
+// are the planner's statistics (bundles_facets_stats). A
 // term's lexemes (as written and stemmed: okf_lexemes, migration 0018) are
-// asked of the database once per word and language and kept too. Nothing
-// here reads a bundle.
+// asked of the database once per word and language and kept too.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,8 +62,14 @@ type lexemeShares struct {
 	// floor is the share taken for a lexeme not listed: half the least
 	// listed one (as the planner takes it), 0 when nothing is listed.
 	floor float64
-	// rows is the table's rows as ANALYZE last counted them.
+	// rows is the live bundles the shares stand for (the table's rows as
+	// ANALYZE last counted them, for the planner's statistics).
 	rows float64
+	// live: the shares were sampled from the live bundles (sampleShares),
+	// not read from the planner's statistics of every row.
+	live bool
+	// sorted are the listed lexemes in order, for the shares of a prefix.
+	sorted []string
 	// facets are the shares of rows holding each listed facet lexeme
 	// (okf_facets, from the statistics bundles_facets_stats).
 	facets map[string]float64
@@ -114,11 +125,12 @@ func (s *Store) weigh(ctx context.Context, q searchtext.Query) searchtext.Query 
 	return q
 }
 
-// lexemeShares returns the shares. The first call reads them (a read of
-// pg_stats costs tens of milliseconds at a million bundles: its 10,000
-// lexemes); later, shares older than sharesTTL (sharesRetry when none were
-// listed) are read again in the background, and the searches meanwhile use
-// what there is. nil when they could not be read.
+// lexemeShares returns the shares. The first call reads the planner's
+// statistics (tens of milliseconds at a million bundles: its 10,000
+// lexemes); the live bundles' shares are then sampled in the background
+// (sampleShares: about half a second at a million bundles), and again once
+// older than sharesTTL (sharesRetry when none were listed), the searches
+// meanwhile using what there is. nil when they could not be read.
 func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 	w := &s.shares
 	w.mu.Lock()
@@ -137,13 +149,13 @@ func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 		return w.shares
 	}
 	defer w.mu.Unlock()
-	stale := time.Since(cur.read) > sharesTTL || len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
+	stale := !cur.live || time.Since(cur.read) > sharesTTL || len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
 	if stale && !w.reading {
 		w.reading = true
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
 			defer cancel()
-			next, err := s.readLexemeShares(ctx)
+			next, err := s.sampleShares(ctx)
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.reading = false
@@ -184,21 +196,127 @@ func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 	if len(out.share) > 0 {
 		out.floor = least / 2
 	}
-	// The facet values' shares: none until ANALYZE has read the statistics.
+	if out.facets, err = s.readFacetShares(ctx); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sampleSharesNow samples the shares (sampleShares) and keeps them,
+// unless there are none (no bundles table yet, too few bundles, the
+// database away): the first search then reads them, as it did before.
+func (s *Store) sampleSharesNow() {
+	ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
+	defer cancel()
+	next, err := s.sampleShares(ctx)
+	if err != nil || len(next.share) == 0 {
+		return
+	}
+	w := &s.shares
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.shares == nil || !w.shares.live {
+		w.shares = next
+	}
+}
+
+// The live bundles' shares are sampled (sampleShares) because the
+// planner's statistics are of every row, hidden and low bundles too: the
+// words of example and fixture bundles (kept out of search, as `low`)
+// are common there and rare among the live ones. Their statistics put
+// "examples" in 3% of bundles at 1M, which six live bundles hold; a search
+// for it walked the whole recency index for matches (past the read
+// timeout), where a read of the six through the text index is cheap.
+const (
+	// sharesSample is how many rows the sample reads.
+	sharesSample = 5000
+	// sharesMinDocs is the fewest sampled bundles that list a lexeme: a
+	// lexeme fewer hold is taken at the floor.
+	sharesMinDocs = 3
+)
+
+// sampleShares samples the shares of the live bundles holding each
+// lexeme of the search vector (ts_stat over about sharesSample rows; every
+// row of a smaller index), those sharesMinDocs or more of the sampled
+// bundles hold; rows is the live bundles the sample stands for. None for
+// an index of fewer than minIndexBundles rows (as ANALYZE last counted
+// them).
+func (s *Store) sampleShares(ctx context.Context) (*lexemeShares, error) {
+	var tableRows float64
+	if err := s.read.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass`).Scan(&tableRows); err != nil {
+		return nil, fmt.Errorf("store: sample lexeme shares: %w", err)
+	}
+	out := &lexemeShares{share: map[string]float64{}, read: time.Now(), live: true}
+	var err error
+	if out.facets, err = s.readFacetShares(ctx); err != nil {
+		return nil, err
+	}
+	if tableRows < minIndexBundles {
+		return out, nil
+	}
+	// A fixed seed: the same rows while the table stays as it is, so that
+	// the shares move with the index, not with the draw.
+	pct := min(100, 100*sharesSample/tableRows)
+	sample := `FROM bundles TABLESAMPLE SYSTEM (` + strconv.FormatFloat(pct, 'f', 6, 64) + `) REPEATABLE (23)
+		WHERE visibility = 'live'`
+	var sampled int64
+	var lexemes []string
+	var docs []int32
+	err = s.read.QueryRow(ctx, `SELECT (SELECT count(*) `+sample+`),
+		coalesce(array_agg(word), '{}'), coalesce(array_agg(ndoc), '{}')
+	FROM ts_stat($1) WHERE ndoc >= $2`, `SELECT search `+sample, sharesMinDocs).Scan(&sampled, &lexemes, &docs)
+	if err != nil {
+		return nil, fmt.Errorf("store: sample lexeme shares: %w", err)
+	}
+	if sampled == 0 {
+		return out, nil
+	}
+	out.rows = float64(sampled) * 100 / pct
+	least := 1.0
+	for i, l := range lexemes[:min(len(lexemes), len(docs))] {
+		share := float64(docs[i]) / float64(sampled)
+		out.share[l] = share
+		least = min(least, share)
+	}
+	if len(out.share) > 0 {
+		out.floor = least / 2
+	}
+	out.sorted = slices.Sorted(maps.Keys(out.share))
+	return out, nil
+}
+
+// prefixShare is the share of bundles holding a listed lexeme that begins
+// with prefix, at most 1 (the lexemes summed: a bundle holding two counts
+// twice).
+func (l *lexemeShares) prefixShare(prefix string) float64 {
+	sum := 0.0
+	i, _ := slices.BinarySearch(l.sorted, prefix)
+	for _, lexeme := range l.sorted[i:] {
+		if !strings.HasPrefix(lexeme, prefix) {
+			break
+		}
+		sum += l.share[lexeme]
+	}
+	return min(sum, 1)
+}
+
+// readFacetShares reads the facet values' shares: none until ANALYZE has
+// read the statistics.
+func (s *Store) readFacetShares(ctx context.Context) (map[string]float64, error) {
 	var values []string
 	var valueFreqs []float32
-	err = s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
+	err := s.read.QueryRow(ctx, `SELECT coalesce(most_common_elems::text::text[], '{}'),
 		coalesce(most_common_elem_freqs, '{}')
 	FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND statistics_name = 'bundles_facets_stats'`).
 		Scan(&values, &valueFreqs)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: facet shares: %w", err)
 	}
-	out.facets = make(map[string]float64, len(values))
+	facets := make(map[string]float64, len(values))
 	for i, v := range values[:min(len(values), len(valueFreqs))] {
-		out.facets[v] = float64(valueFreqs[i])
+		facets[v] = float64(valueFreqs[i])
 	}
-	return out, nil
+	return facets, nil
 }
 
 // wordLexemes returns the lexemes (okf_lexemes in lang) of every word of

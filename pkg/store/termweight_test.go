@@ -94,3 +94,72 @@ func ids(bs []store.Bundle) []string {
 	}
 	return out
 }
+
+// The shares a search weighs q's words by are the live bundles': a word
+// that example bundles (low, kept out of search) hold, common among every
+// row the planner's statistics sample, is rare among the live ones, and a
+// search for it reads its few matches through the text index (fewMatches)
+// instead of walking a sort index for matches that are not there.
+func TestLexemeSharesAreLiveBundles(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	var batch []store.BundleInput
+	for i := range 700 { // example bundles: low by their path
+		in := repoBundle(fmt.Sprintf("owner%d", i), "kb", fmt.Sprintf("examples/demo%d/index.md", i))
+		in.Card.Description = "A gazetteer of example places."
+		batch = append(batch, in)
+	}
+	for i := range 600 {
+		in := repoBundle(fmt.Sprintf("keeper%d", i), "lights", "index.md")
+		in.Card.Description = "Notes on lighthouses."
+		if i < 4 {
+			in.Card.Description += " Also a gazetteer."
+		}
+		batch = append(batch, in)
+	}
+	for len(batch) > 0 {
+		n := min(len(batch), 500)
+		if _, err := s.UpsertBundles(ctx, batch[:n]); err != nil {
+			t.Fatal(err)
+		}
+		batch = batch[n:]
+	}
+	if err := s.Analyze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The planner's statistics, read first: every row.
+	if share, live := store.LexemeShare(ctx, s, "gazett"); live || share < 0.5 {
+		t.Errorf("first read: share %.3f (live %v), want the statistics' share of every row, above 0.5", share, live)
+	}
+	if store.FewMatches(ctx, s, "gazetteer") {
+		t.Error("few matches by the planner's statistics, want the decision left to the planner until the shares are sampled")
+	}
+	if err := store.SampleShares(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	share, live := store.LexemeShare(ctx, s, "gazett")
+	if !live || share < 0.005 || share > 0.01 {
+		t.Errorf("sampled: share %.4f (live %v), want 4 of 600 live bundles, ~0.0067", share, live)
+	}
+	if share, _ := store.LexemeShare(ctx, s, "lighthous"); share != 1 {
+		t.Errorf("sampled: lighthouses in %.3f of the live bundles, want 1", share)
+	}
+	if !store.FewMatches(ctx, s, "gazetteer") {
+		t.Error("sampled: gazetteer's matches are not few")
+	}
+	// "gazetteer lighthouse": gazetteer is no stop word of the live index
+	// (every row's statistics held it in more than half of them).
+	got, err := s.Search(ctx, store.SearchParams{Q: "gazetteer lighthouses", Sort: wire.SortRelevance, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := 0
+	for _, b := range got {
+		if !b.Partial {
+			full++
+		}
+	}
+	if full != 4 {
+		t.Errorf("gazetteer lighthouses: %d full matches, want the 4 live bundles holding both (%v)", full, ids(got))
+	}
+}
