@@ -71,7 +71,7 @@ func (op operand) terms() []Term {
 		}
 		return []Term{t}
 	}
-	terms := tokenTerms(op.text)
+	terms := queryTokenTerms(op.text)
 	if op.last && len(terms) == 1 && !terms[0].Phrase &&
 		utf8.RuneCountInString(terms[0].Words[0]) >= MinPrefix {
 		terms[0].Prefix = true

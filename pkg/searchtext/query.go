@@ -18,7 +18,8 @@ const (
 // Query is what a search query asks for.
 type Query struct {
 	// Terms are what q looks for, in order: words, quoted phrases, compounds
-	// and CJK runs. Stop words (of English, and of the language Language(q)
+	// and CJK words (a run of CJK characters cut where a particle or a
+	// function word stands: "認証の設計" is 認証 and 設計; cjkwords.go). Stop words (of English, and of the language Language(q)
 	// detects for q when it is not English) are left out unless q has no
 	// other term, in which case they are all kept: "the who" is a band. At
 	// most MaxTerms; duplicates (same Words) once, where first typed.
@@ -54,7 +55,7 @@ type Term struct {
 	// at most 16 a term.
 	Words []string
 	// Phrase: Words must be adjacent and in order. True for a quoted phrase,
-	// a CJK run (Words are its bigrams, or the single character), and a
+	// a CJK word (Words are its bigrams, or the single character), and a
 	// compound typed without spaces ("react-native", "node.js", "a_b").
 	Phrase bool
 	// Parts are, for a single unquoted word that Expand would split
