@@ -78,6 +78,8 @@ var parseQueryCases = []struct {
 	{"excluded CJK run taken as written", "docs -検索の設定", terms(word("docs")), terms(phrase("検索", "索の", "の設", "設定"))},
 	{"CJK and Latin", "OKF 大模型 notes", terms(word("okf"), phrase("大模", "模型"), prefix("notes")), nil},
 	{"CJK inside a token", "AI大模型notes", terms(word("ai"), phrase("大模", "模型"), word("notes")), nil},
+	{"half-width katakana read as the text writes it", "ﾅﾚｯｼﾞﾍﾞｰｽ", terms(phrase("ナレ", "レッ", "ッジ", "ジベ", "ベー", "ース")), nil},
+	{"full-width Latin read as ASCII", "ＡＰＩ設計 ", terms(word("api"), phrase("設計")), nil},
 	{"duplicates once, first kept", "go rust Go", terms(word("go"), word("rust")), nil},
 	{"same words typed two ways", `react-native "react native"`, terms(phrase("react", "native")), nil},
 	{"punctuation alone is nothing", "+++ ... ", nil, nil},
