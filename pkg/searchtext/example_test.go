@@ -14,7 +14,7 @@ func ExampleExpand() {
 	fmt.Println(searchtext.Expand(text))
 	// Output:
 	// okf_english
-	// Pharmacy Domain node js 大模 模型 型研 研究
+	// Pharmacy Domain node js nodejs 大模 模型 型研 研究
 }
 
 func ExampleLanguage() {

@@ -23,7 +23,10 @@ const (
 //     "okf index"), each camel-split as well;
 //   - each run of Han, Hiragana, Katakana and Hangul characters as
 //     overlapping bigrams ("大模型研究" -> "大模 模型 型研 研究"); a run of one
-//     or two characters standing alone is already a word of its own.
+//     or two characters standing alone is already a word of its own;
+//   - the words of a name joined by '-', '_' or '.' written together
+//     ("kf-cpto" -> "kfcpto", "node.js" -> "nodejs"), as people type a
+//     name they read with its punctuation left out (gluedWords).
 //
 // The words of one token stay together and in order, so a query's parts
 // match them as a phrase; a token whose words were already given is not
@@ -67,7 +70,8 @@ func tokens(text string) func(yield func(string) bool) {
 
 // plainASCII reports whether token is ASCII with nothing for Expand to add:
 // no capital inside a word ("PharmacyDomain"), no digit beside a letter
-// ("web3") and no '.', '/' or ':' between word characters ("okf.index").
+// ("web3") and no '.', '/', ':', '-' or '_' between word characters
+// ("okf.index", "kf-cpto").
 // Most words of a text are; the rest go the long way (tokenExpansion).
 func plainASCII(token string) bool {
 	alnum := func(i int) bool {
@@ -90,7 +94,7 @@ func plainASCII(token string) bool {
 			if letter(i-1) || letter(i+1) {
 				return false
 			}
-		case c == '.' || c == '/' || c == ':':
+		case c == '.' || c == '/' || c == ':' || c == '-' || c == '_':
 			if alnum(i-1) && alnum(i+1) {
 				return false
 			}
@@ -99,7 +103,8 @@ func plainASCII(token string) bool {
 	return true
 }
 
-// tokenExpansion returns the words Expand adds for one token, in order.
+// tokenExpansion returns the words Expand adds for one token, in order:
+// its parts, then its glued words.
 func tokenExpansion(token string) []string {
 	runs, pathJoined := tokenRuns(token)
 	var words []string
@@ -116,7 +121,84 @@ func tokenExpansion(token string) []string {
 			}
 		}
 	}
-	return words
+	return append(words, gluedWords(token)...)
+}
+
+// maxGluedRunes bounds a glued word: a name's words, not a sentence's.
+const maxGluedRunes = 32
+
+// gluedWords returns the words of each stretch of token whose runs of
+// letters and digits are joined by single '-', '_' or '.', written
+// together: "kf-cpto" -> kfcpto, "Qwen-TTS" -> QwenTTS, "node.js" ->
+// nodejs, "utf-8" -> utf8. A stretch is glued when it has two runs or
+// more, its first run holds a letter (not a date or a version number) and
+// it makes at most maxGluedRunes characters, and it is no file name or
+// version (fileOrVersion); '/' and ':' end a stretch
+// (the parts of a path or of owner/repo are glued each), and a URL has
+// none (its host is no name). Marks are dropped, as from runs.
+func gluedWords(token string) []string {
+	if !strings.ContainsAny(token, "-_.") || strings.Contains(token, "://") {
+		return nil
+	}
+	var glued []string
+	// A stretch is token[from:to]: runs, the runs it holds so far; inRun,
+	// whether a run is open; last, where its last run starts.
+	from, to, last, runs, inRun := -1, -1, -1, 0, false
+	letterFirst := false
+	flush := func() {
+		if runs >= 2 && letterFirst && !fileOrVersion(token[from:to], token[last:to]) {
+			w := strings.Map(func(r rune) rune {
+				if isWordRune(r) {
+					return r
+				}
+				return -1
+			}, token[from:to])
+			if utf8.RuneCountInString(w) <= maxGluedRunes {
+				glued = append(glued, w)
+			}
+		}
+		from, runs, inRun, letterFirst = -1, 0, false, false
+	}
+	for i, r := range token {
+		switch {
+		case isWordRune(r) && !isCJK(r):
+			if !inRun {
+				if from < 0 {
+					from = i
+				}
+				last = i
+				runs++
+				inRun = true
+			}
+			if runs == 1 && unicode.IsLetter(r) {
+				letterFirst = true
+			}
+			to = i + utf8.RuneLen(r)
+		case isMark(r):
+		case (r == '-' || r == '_' || r == '.') && inRun:
+			inRun = false
+		default:
+			flush()
+		}
+	}
+	flush()
+	return glued
+}
+
+// fileExtensions are the endings of file names that descriptions cite
+// ("index.md", "bank.json"): a file name glued is no name people type.
+var fileExtensions = setOf("md", "markdown", "json", "jsonl", "yaml", "yml", "toml", "txt", "csv",
+	"html", "xml", "sql", "py", "go", "rs", "ts", "tsx", "jsx", "mjs", "cjs", "sh", "rb", "java",
+	"kt", "swift", "c", "h", "cpp", "hpp", "cs", "php", "lock", "png", "jpg", "svg", "pdf")
+
+// fileOrVersion reports whether stretch, whose last run is lastRun, is a
+// file name ("index.md") or a version ("v0.2"), which gluedWords leaves
+// alone.
+func fileOrVersion(stretch, lastRun string) bool {
+	if _, ok := fileExtensions[strings.ToLower(lastRun)]; ok && strings.Contains(stretch, ".") {
+		return true
+	}
+	return (stretch[0] == 'v' || stretch[0] == 'V') && len(stretch) > 1 && '0' <= stretch[1] && stretch[1] <= '9'
 }
 
 // expansion accumulates Expand's output within MaxExpandOutput.

@@ -71,12 +71,35 @@ func (op operand) terms() []Term {
 		}
 		return []Term{t}
 	}
-	terms := tokenTerms(op.text)
-	if op.last && len(terms) == 1 && !terms[0].Phrase &&
-		utf8.RuneCountInString(terms[0].Words[0]) >= MinPrefix {
-		terms[0].Prefix = true
+	terms := queryTokenTerms(op.text)
+	if !op.last || len(terms) != 1 {
+		return terms
 	}
-	return terms
+	t := terms[0]
+	if !t.Phrase {
+		t.Prefix = utf8.RuneCountInString(t.Words[0]) >= MinPrefix
+		return []Term{t}
+	}
+	return typedCompound(t)
+}
+
+// typedCompound returns the terms of a compound being typed, the last
+// operand of q ("qwen-tt", "mongodb.ent"): the compound as a phrase, as a
+// finished one is, and its words apart, the last of them a prefix, so that
+// the name it begins is found before it is complete ("qwen" and "tt*" find
+// qwen-tts-studio). A bundle holding the phrase holds the words too: the
+// bundles a finished compound finds still come first, holding every term.
+// A CJK word, a compound whose last word is shorter than MinPrefix or made
+// of digits ("web-3"), is taken as it is.
+func typedCompound(t Term) []Term {
+	n := len(t.Words)
+	last := t.Words[n-1]
+	if n < 2 || isCJK(firstRune(t.Words[0])) || utf8.RuneCountInString(last) < MinPrefix ||
+		strings.Trim(last, "0123456789") == "" {
+		return []Term{t}
+	}
+	rest := Term{Words: t.Words[:n-1], Phrase: n > 2}
+	return []Term{t, rest, {Words: []string{last}, Prefix: true}}
 }
 
 // term returns an excluded operand as one term: excluding "AI大模型" leaves

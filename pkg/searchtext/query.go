@@ -1,6 +1,11 @@
 package searchtext
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
+)
 
 // Bounds of ParseQuery, so a query's cost does not grow with what is typed.
 const (
@@ -18,7 +23,8 @@ const (
 // Query is what a search query asks for.
 type Query struct {
 	// Terms are what q looks for, in order: words, quoted phrases, compounds
-	// and CJK runs. Stop words (of English, and of the language Language(q)
+	// and CJK words (a run of CJK characters cut where a particle or a
+	// function word stands: "認証の設計" is 認証 and 設計; cjkwords.go). Stop words (of English, and of the language Language(q)
 	// detects for q when it is not English) are left out unless q has no
 	// other term, in which case they are all kept: "the who" is a band. At
 	// most MaxTerms; duplicates (same Words) once, where first typed.
@@ -54,7 +60,7 @@ type Term struct {
 	// at most 16 a term.
 	Words []string
 	// Phrase: Words must be adjacent and in order. True for a quoted phrase,
-	// a CJK run (Words are its bigrams, or the single character), and a
+	// a CJK word (Words are its bigrams, or the single character), and a
 	// compound typed without spaces ("react-native", "node.js", "a_b").
 	Phrase bool
 	// Parts are, for a single unquoted word that Expand would split
@@ -65,7 +71,9 @@ type Term struct {
 	// Prefix: the word may be the start of a longer word. Set only on the
 	// last term of q, when it is a single unquoted non-CJK word of at least
 	// MinPrefix runes and q ends with that word: not with a space, which
-	// says the word is finished, nor with punctuation ("terraform?"). When
+	// says the word is finished, nor with punctuation ("terraform?"). A
+	// compound being typed ends with such a term too: its last word
+	// ("qwen-tt" is the phrase qwen tt, qwen, and tt as a prefix). When
 	// that word is a stop word or a duplicate and so left out, no term has
 	// Prefix.
 	Prefix bool
@@ -75,10 +83,13 @@ type Term struct {
 // manner of Postgres's websearch_to_tsquery: words, "quoted phrases", -word
 // and -"phrase"; "or" is just a (stop) word; an unbalanced quote closes at
 // the end; a lone "-" is nothing. For a Repo q, Terms are the words of owner
-// and repo, none left out. ParseQuery reads at most 1 KiB of q.
+// and repo, none left out. The words are read from q with its half-width
+// and full-width forms folded (foldWidth), as bundle text writes them; Key
+// keeps q as typed. ParseQuery reads at most 1 KiB of q.
 func ParseQuery(q string) Query {
 	q = prefixBytes(q, maxQueryBytes)
 	query := Query{Key: strings.TrimSpace(q)}
+	q = foldWidth(q)
 	if repo, owner, name, dir := repoDirOf(query.Key); repo != "" {
 		query.Repo, query.Key, query.Dir = repo, repo, dir
 		query.Terms = firstTerms(dedupe(append(tokenTerms(owner), tokenTerms(name)...)))
@@ -136,4 +147,16 @@ func firstTerms(terms []Term) []Term {
 		return nil
 	}
 	return terms[:min(len(terms), MaxTerms)]
+}
+
+// foldWidth returns q with the characters of Unicode's Halfwidth and
+// Fullwidth Forms folded to their usual width, composed: half-width
+// katakana typed on a phone or an old keyboard ("ﾅﾚｯｼﾞ") is the katakana
+// bundles write ("ナレッジ"), full-width Latin ("ＡＰＩ") is ASCII. q without
+// such characters, nearly every q, is returned as it is.
+func foldWidth(q string) string {
+	if !strings.ContainsFunc(q, func(r rune) bool { return 0xFF00 <= r && r <= 0xFFEF }) {
+		return q
+	}
+	return norm.NFC.String(width.Fold.String(q))
 }

@@ -12,10 +12,28 @@ import (
 // Postgres's own for '-' and '_' compounds, Expand's camel-split parts for
 // '.', '/' and ':' ones, which Postgres keeps whole.
 func tokenTerms(token string) []Term {
+	return tokenTermsCut(token, false)
+}
+
+// queryTokenTerms is tokenTerms of a token of the query as typed, whose CJK
+// runs are cut into the words they hold (cjkWords), each a phrase of its
+// bigrams. A quoted phrase, an excluded token and a repository's name are
+// taken as written (tokenTerms).
+func queryTokenTerms(token string) []Term {
+	return tokenTermsCut(token, true)
+}
+
+func tokenTermsCut(token string, cutCJK bool) []Term {
 	var terms []Term
 	for _, seg := range cjkSegments(token) {
 		if seg.cjk {
-			terms = append(terms, newTerm(bigrams(seg.text), true))
+			words := []string{seg.text}
+			if cutCJK {
+				words = cjkWords(seg.text)
+			}
+			for _, w := range words {
+				terms = append(terms, newTerm(bigrams(w), true))
+			}
 			continue
 		}
 		runs, pathJoined := tokenRuns(seg.text)

@@ -88,7 +88,8 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"pharmacy", "pharmacy"},                   // a part of a glued name
 		{"router", "router"},                       // RouterOS
 		{"react-native", "rn"},                     // hyphenated
-		{"reactnative", ""},                        // glued the other way: nothing claims it
+		{"reactnative", "rn"},                      // typed glued: begins the repository's name glued
+		{"reactnativefirebase ", "rn"},             // the repository's name glued, finished
 		{"kube", "kube"},                           // typed, not finished
 		{"financas", "financas"},                   // without accents
 		{"orcamento familia", "financas"},          // Portuguese, stemmed and unaccented

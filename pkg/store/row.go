@@ -86,8 +86,9 @@ func (r bundleRow) analysed() bundleRow {
 // older version even when their content is the same (migration 0018).
 // Version 2 adds the look_alike_key column (migration 0021); version 3
 // splits the repository as the code host spells it (its camelCase), not
-// the lowercase source.repo.
-const analysisVersion = 3
+// the lowercase source.repo; version 4 adds the glued words of names
+// joined by '-', '_' or '.' ("kf-cpto" -> kfcpto).
+const analysisVersion = 4
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line
