@@ -141,6 +141,25 @@ func (s *Store) fewMatches(ctx context.Context, q searchtext.Query, any bool) bo
 	return ok && e.shares.live && e.matches(any)+e.begun <= narrowCap
 }
 
+// rarestTerm returns 1 + the index in q.Terms of its term of fewest
+// matches by the live bundles' shares, when they are at most narrowCap and
+// fewer than another term's; 0 when there is none, q excludes words
+// (its terms are then not all looked up), or the shares are not sampled.
+func (s *Store) rarestTerm(ctx context.Context, q searchtext.Query) int {
+	if len(q.Terms) < 2 || len(q.Excluded) > 0 {
+		return 0
+	}
+	e, ok := s.estimateTerms(ctx, q)
+	if !ok || !e.shares.live {
+		return 0
+	}
+	i := slices.Index(e.terms, slices.Min(e.terms))
+	if e.terms[i] > narrowCap || e.terms[i] == slices.Max(e.terms) {
+		return 0
+	}
+	return i + 1
+}
+
 // facetShare is the share of bundles passing the filters on facet values
 // groups (facetGroups) by the listed shares (a value not listed at half
 // the least listed one), the filters taken as independent.

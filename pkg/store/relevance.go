@@ -180,7 +180,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	partial := ``
 	if len(tq.terms) > 1 {
-		partial = b.partialTier(tq, filters, end, ranked, m.rare)
+		partial = b.partialTier(tq, filters, end, ranked, m)
 	}
 	// a is planned as it stands (a walk of bundles_live_recent for a common
 	// q, a read of the GIN index and a sort for a rarer one): a LIMIT over
@@ -330,7 +330,8 @@ func windowScore(tq textQuery) string {
 // matches of any term miss among a million bundles); they are ordered by
 // how many of q's terms they hold, those their name, identifier or tagline
 // holds counted twice, then by the window's score.
-func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string, rare bool) string {
+func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked string, m termMatch) string {
+	rare := m.rare
 	// A q that names a bundle (the exact tier found one: a name, a pasted
 	// repository) asked for it, not for bundles holding a few of its words.
 	needed := `(SELECT count(*) FROM e) = 0 AND ` + ranked + ` < ` + strconv.Itoa(end) +
@@ -363,6 +364,18 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		return `SELECT id FROM (SELECT id FROM bundles WHERE ` + where + `
 			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
 	}
+	// The matches of q's rarest term, when it is rare (termMatch.rarest),
+	// read whole and sorted: among the newest matches of any term, those
+	// of its commoner terms crowd out a bundle holding the one word that
+	// says what q is about ("how to build a loan platform with nestjs").
+	rarest := ``
+	if m.rarest > 0 && m.rarest <= len(tq.terms) {
+		rarest = `
+		UNION
+		SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND search @@ ` +
+			tq.terms[m.rarest-1] + ` AND ` + needed + `
+			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pr`
+	}
 	allButOne := ``
 	for i, q := range tq.allButOne {
 		allButOne += `
@@ -376,7 +389,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 		UNION
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
-		` + newest(filters+` AND search @@ `+tq.some+` AND `+needed, partialWalk, `pa`) + allButOne + `
+		` + newest(filters+` AND search @@ `+tq.some+` AND `+needed, partialWalk, `pa`) + allButOne + rarest + `
 	) AS c JOIN bundles AS y USING (id)
 	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`
 }

@@ -194,6 +194,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, fo
 	if sort == wire.SortRelevance && len(q.Terms) > 1 && !wide {
 		m.rare = s.rareTerms(ctx, q) // for its partial tier
 		m.few = s.fewMatches(ctx, q, false)
+		m.rarest = s.rarestTerm(ctx, q)
 	}
 	if (sort != wire.SortRelevance || len(q.Terms) == 1) && !wide {
 		m.narrow = s.narrowMatches(ctx, p, q, false)

@@ -122,6 +122,11 @@ type termMatch struct {
 	// sources of them (the newest head matches, the rest) through the text
 	// index and sorts them.
 	few bool
+	// rarest is 1 + the index of q's term whose matches the live bundles'
+	// shares put at no more than narrowCap, the fewest of its terms', when
+	// it has several (rarestTerm); 0 for none. Relevance's partial tier
+	// reads them as candidates too.
+	rarest int
 	// deep says that a sorted search's page lies so deep in its matches
 	// that reading them all through the text index and sorting them costs
 	// less than walking the sort index to it (deepMatches).

@@ -380,7 +380,8 @@ const rareShare = 0.01
 // rareTerms reports whether q's terms are rare: their shares add up to
 // less than rareShare, or the index has no statistics yet (a small index,
 // where reading every match costs little). A lexeme the statistics do not
-// list counts 0: it is rarer than the least listed.
+// list counts 0: it is rarer than the least listed. The word being typed
+// counts the sampled lexemes it begins too.
 func (s *Store) rareTerms(ctx context.Context, q searchtext.Query) bool {
 	shares, lexemes, err := s.termLexemes(ctx, q)
 	if err != nil {
@@ -395,6 +396,11 @@ func (s *Store) rareTerms(ctx context.Context, q searchtext.Query) bool {
 			for _, l := range lexemes[w] {
 				total += shares.share[l]
 			}
+		}
+		// The word being typed begins other words too ("tokenbel-wi":
+		// "wi" begins "wiki", "with", ...), whose shares the sample knows.
+		if t.Prefix && !t.Phrase && shares.sorted != nil && len(lexemes[t.Words[0]]) > 0 {
+			total += shares.prefixShare(lexemes[t.Words[0]][0])
 		}
 	}
 	return total < rareShare

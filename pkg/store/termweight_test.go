@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -161,5 +162,49 @@ func TestLexemeSharesAreLiveBundles(t *testing.T) {
 	}
 	if full != 4 {
 		t.Errorf("gazetteer lighthouses: %d full matches, want the 4 live bundles holding both (%v)", full, ids(got))
+	}
+}
+
+// Relevance's partial tier reads the matches of q's rarest term too: the
+// one bundle saying "gazetteer", which holds two of q's four words where
+// every other bundle holds one, older than the 1,200 others and without
+// stars, is in neither the starred walk (the starWalk most starred) nor
+// the newest matches of any term, and no bundle holds three (the newest
+// holding all terms but one): without that source it was not listed at
+// all; with it, it comes first.
+func TestPartialTierReadsTheRarestTerm(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	rare := repoBundle("atlas", "names", "index.md")
+	rare.Card.Description = "A gazetteer of lighthouses."
+	rare.Repo.Stars = 0
+	batch := []store.BundleInput{rare}
+	words := []string{"lighthouses", "harbours", "beacons"} // a third of the bundles each
+	for i := range 1200 {
+		in := repoBundle(fmt.Sprintf("keeper%d", i), "lights", "index.md")
+		in.Card.Description = "Notes on " + words[i%3] + "."
+		in.Repo.Stars = 1 + i
+		batch = append(batch, in)
+	}
+	for len(batch) > 0 {
+		n := min(len(batch), 500)
+		if _, err := s.UpsertBundles(ctx, batch[:n]); err != nil {
+			t.Fatal(err)
+		}
+		batch = batch[n:]
+		clk.Advance(time.Minute)
+	}
+	if err := s.Analyze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SampleShares(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Search(ctx, store.SearchParams{Q: "gazetteer lighthouses harbours beacons", Sort: wire.SortRelevance, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].ID != rare.ID || !got[0].Partial {
+		t.Errorf("got %v, want the gazetteer of lighthouses first, a partial match", ids(got))
 	}
 }
