@@ -85,9 +85,7 @@ func (s *Store) estimateTerms(ctx context.Context, q searchtext.Query) (e termEs
 			rarest = min(rarest, 1-wordNone)
 		}
 		e.terms = append(e.terms, rarest*shares.rows)
-		if t.Prefix && !t.Phrase && shares.live && len(lexemes[t.Words[0]]) > 0 {
-			e.begun += shares.prefixShare(lexemes[t.Words[0]][0]) * shares.rows
-		}
+		e.begun += shares.typedShare(t, lexemes) * shares.rows
 	}
 	e.union = (1 - none) * shares.rows
 	return e, true

@@ -113,3 +113,20 @@ func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
+
+// upsertBatches writes ins with UpsertBundles, 500 a batch (it takes at
+// most 1000), calling between after each batch if it is not nil (to move
+// a test clock: batches apart in the recency order).
+func upsertBatches(t *testing.T, s *store.Store, ins []store.BundleInput, between func()) {
+	t.Helper()
+	for len(ins) > 0 {
+		n := min(len(ins), 500)
+		if _, err := s.UpsertBundles(context.Background(), ins[:n]); err != nil {
+			t.Fatal(err)
+		}
+		ins = ins[n:]
+		if between != nil {
+			between()
+		}
+	}
+}

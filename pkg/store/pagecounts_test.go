@@ -27,13 +27,7 @@ func TestCountMatchesAndFacets(t *testing.T) {
 		ins = append(ins, in)
 	}
 	ins = append(ins, siteBundle("https://docs.example.org/okf/index.md"))
-	for len(ins) > 0 {
-		n := min(len(ins), 500)
-		if _, err := s.UpsertBundles(ctx, ins[:n]); err != nil {
-			t.Fatal(err)
-		}
-		ins = ins[n:]
-	}
+	upsertBatches(t, s, ins, nil)
 	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
 		t.Fatal(err)
 	}
@@ -260,14 +254,7 @@ func manyLighthouses(t *testing.T) *store.Store {
 		}
 		ins = append(ins, in)
 	}
-	for len(ins) > 0 {
-		k := min(len(ins), 500)
-		if _, err := s.UpsertBundles(ctx, ins[:k]); err != nil {
-			t.Fatal(err)
-		}
-		ins = ins[k:]
-		clk.Advance(time.Minute) // batches apart in the recency order
-	}
+	upsertBatches(t, s, ins, func() { clk.Advance(time.Minute) }) // batches apart in the recency order
 	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
 		t.Fatal(err)
 	}

@@ -356,10 +356,13 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// them): the planner estimates a disjunction of words its statistics do
 	// not list at several times their share and walked 936,123 rows for a
 	// word pair two bundles hold, at 1M.
+	readAll := func(where string, n int, alias string) string {
+		return `SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
+			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
+	}
 	newest := func(where string, n int, alias string) string {
 		if rare {
-			return `SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
-			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
+			return readAll(where, n, alias)
 		}
 		return `SELECT id FROM (SELECT id FROM bundles WHERE ` + where + `
 			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
@@ -372,9 +375,7 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	if m.rarest > 0 && m.rarest <= len(tq.terms) {
 		rarest = `
 		UNION
-		SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + filters + ` AND search @@ ` +
-			tq.terms[m.rarest-1] + ` AND ` + needed + `
-			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(partialWalk) + `) AS pr`
+		` + readAll(filters+` AND search @@ `+tq.terms[m.rarest-1]+` AND `+needed, partialWalk, `pr`)
 	}
 	allButOne := ``
 	for i, q := range tq.allButOne {

@@ -154,7 +154,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	// The live bundles' shares, sampled now, so that the first searches
 	// need not wait for them nor plan by the statistics of every row
 	// (termweight.go).
-	s.inBackground(s.sampleSharesNow)
+	s.shares.reading = true
+	s.inBackground(s.keepSample)
 	return s, nil
 }
 

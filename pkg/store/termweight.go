@@ -152,19 +152,27 @@ func (s *Store) lexemeShares(ctx context.Context) *lexemeShares {
 	stale := !cur.live || time.Since(cur.read) > sharesTTL || len(cur.share) == 0 && time.Since(cur.read) > sharesRetry
 	if stale && !w.reading {
 		w.reading = true
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
-			defer cancel()
-			next, err := s.sampleShares(ctx)
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			w.reading = false
-			if err == nil {
-				w.shares = next
-			}
-		}()
+		go s.keepSample()
 	}
 	return cur
+}
+
+// keepSample samples the shares (sampleShares) and keeps them, for a
+// caller that set shares.reading: one sample at a time, whoever asks (Open,
+// or a search finding the shares old). A sample that finds none is kept
+// only over shares read before (a new Store on a table not analysed yet
+// leaves the first search to read them).
+func (s *Store) keepSample() {
+	ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
+	defer cancel()
+	next, err := s.sampleShares(ctx)
+	w := &s.shares
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.reading = false
+	if err == nil && (len(next.share) > 0 || w.shares != nil) {
+		w.shares = next
+	}
 }
 
 // readLexemeShares reads the planner's statistics of bundles.search (none
@@ -200,24 +208,6 @@ func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// sampleSharesNow samples the shares (sampleShares) and keeps them,
-// unless there are none (no bundles table yet, too few bundles, the
-// database away): the first search then reads them, as it did before.
-func (s *Store) sampleSharesNow() {
-	ctx, cancel := context.WithTimeout(context.Background(), sharesReadTimeout)
-	defer cancel()
-	next, err := s.sampleShares(ctx)
-	if err != nil || len(next.share) == 0 {
-		return
-	}
-	w := &s.shares
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.shares == nil || !w.shares.live {
-		w.shares = next
-	}
 }
 
 // The live bundles' shares are sampled (sampleShares) because the
@@ -298,6 +288,17 @@ func (l *lexemeShares) prefixShare(prefix string) float64 {
 		sum += l.share[lexeme]
 	}
 	return min(sum, 1)
+}
+
+// typedShare is the share of bundles holding a sampled lexeme that t, the
+// word being typed, begins, whose lexemes (as written first) are lexemes;
+// 0 for another term, or shares not sampled (the planner's statistics
+// list too few lexemes to tell).
+func (l *lexemeShares) typedShare(t searchtext.Term, lexemes map[string][]string) float64 {
+	if !t.Prefix || t.Phrase || !l.live || len(lexemes[t.Words[0]]) == 0 {
+		return 0
+	}
+	return l.prefixShare(lexemes[t.Words[0]][0])
 }
 
 // readFacetShares reads the facet values' shares: none until ANALYZE has
@@ -399,9 +400,7 @@ func (s *Store) rareTerms(ctx context.Context, q searchtext.Query) bool {
 		}
 		// The word being typed begins other words too ("tokenbel-wi":
 		// "wi" begins "wiki", "with", ...), whose shares the sample knows.
-		if t.Prefix && !t.Phrase && shares.sorted != nil && len(lexemes[t.Words[0]]) > 0 {
-			total += shares.prefixShare(lexemes[t.Words[0]][0])
-		}
+		total += shares.typedShare(t, lexemes)
 	}
 	return total < rareShare
 }

@@ -118,13 +118,7 @@ func TestLexemeSharesAreLiveBundles(t *testing.T) {
 		}
 		batch = append(batch, in)
 	}
-	for len(batch) > 0 {
-		n := min(len(batch), 500)
-		if _, err := s.UpsertBundles(ctx, batch[:n]); err != nil {
-			t.Fatal(err)
-		}
-		batch = batch[n:]
-	}
+	upsertBatches(t, s, batch, nil)
 	if err := s.Analyze(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -186,14 +180,7 @@ func TestPartialTierReadsTheRarestTerm(t *testing.T) {
 		in.Repo.Stars = 1 + i
 		batch = append(batch, in)
 	}
-	for len(batch) > 0 {
-		n := min(len(batch), 500)
-		if _, err := s.UpsertBundles(ctx, batch[:n]); err != nil {
-			t.Fatal(err)
-		}
-		batch = batch[n:]
-		clk.Advance(time.Minute)
-	}
+	upsertBatches(t, s, batch, func() { clk.Advance(time.Minute) })
 	if err := s.Analyze(ctx); err != nil {
 		t.Fatal(err)
 	}
