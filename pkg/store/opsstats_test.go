@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
@@ -142,5 +143,28 @@ func mustDo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestWithReadConns(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		url   string
+		conns int
+		want  string
+	}{
+		{"postgres://u@h:5432/db?sslmode=disable", 2, "postgres://u@h:5432/db?pool_max_conns=2&sslmode=disable"},
+		{"postgresql://u@h/db", 8, "postgresql://u@h/db?pool_max_conns=8"},
+		{"postgres://u@h/db?pool_max_conns=5", 2, "postgres://u@h/db?pool_max_conns=5"}, // the operator's size stays
+		{"postgres://u@h/db", 0, "postgres://u@h/db?pool_max_conns=1"},
+		{"host=/tmp dbname=db", 2, "host=/tmp dbname=db"}, // not a URL: as it is
+	} {
+		if got := store.WithReadConns(c.url, c.conns); got != c.want {
+			t.Errorf("WithReadConns(%q, %d) = %q, want %q", c.url, c.conns, got, c.want)
+		}
+	}
+	cfg, err := pgxpool.ParseConfig(store.WithReadConns("postgres://u@h/db", 3))
+	if err != nil || cfg.MaxConns != 3 {
+		t.Errorf("pgx reads the size as %v (%v), want 3", cfg.MaxConns, err)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"syscall"
@@ -143,8 +144,10 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		if err := idx.startStandby(ctx, out); err != nil {
 			return err
 		}
-		env = append(env, "DATABASE_READ_URL="+idx.readURL)
 	}
+	// The API, Postgres and the harness share this machine's cores: the
+	// API's read pools are sized to them, as okfctl run sizes them.
+	env = append(env, "DATABASE_READ_URL="+store.WithReadConns(idx.readURL, runtime.NumCPU()))
 	api, err := startAPI(ctx, o.api, idx.url, o.apiLog, env...)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -195,7 +196,9 @@ func childEnv(cfg config.Config, dbURL, dataDir string) ([]string, error) {
 		fmt.Printf("full variant: sessions are verified with the development key %s (okfctl session mint)\n", abs)
 	}
 	if cfg.DatabaseReadURL == cfg.DatabaseURL {
-		env = append(env, "DATABASE_READ_URL="+dbURL)
+		// The embedded cluster runs on this machine's cores: the API's
+		// read pools are sized to them (store.WithReadConns).
+		env = append(env, "DATABASE_READ_URL="+store.WithReadConns(dbURL, runtime.NumCPU()))
 	}
 	return env, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/okfindex/okf-index/pkg/wire"
@@ -14,12 +15,14 @@ import (
 	"github.com/okfindex/okf-index/services/api/server/route"
 )
 
-// TestAdmission: with every slot taken, a read of a ReadsIndex route is
-// refused at once with 503 unavailable and Retry-After, other routes pass,
-// and a freed slot admits again.
+// TestAdmission: with every slot of the read pool's gate taken, a read of
+// a ReadsIndex route waits up to maxAdmissionWait and is then refused with
+// 503 unavailable and Retry-After; other routes pass; a read waiting when
+// a slot frees is admitted; and a freed slot admits again.
 func TestAdmission(t *testing.T) {
 	t.Parallel()
-	const slots = 2
+	adm := newAdmission(1, 1)
+	slots := cap(adm.reads.slots)
 	release := make(chan struct{})
 	var entered sync.WaitGroup
 	hold := func(c echo.Context) error {
@@ -35,7 +38,7 @@ func TestAdmission(t *testing.T) {
 	}
 	e := echo.New()
 	e.HTTPErrorHandler = respond.Error
-	e.Use(newAdmission(slots).middleware(route.NewByPath(rows)))
+	e.Use(adm.middleware(route.NewByPath(rows)))
 	for _, r := range rows {
 		e.Add(r.Method, r.EchoPath(), r.Handler)
 		e.Add(http.MethodHead, r.EchoPath(), r.Handler)
@@ -73,7 +76,11 @@ func TestAdmission(t *testing.T) {
 	entered.Wait() // every slot is taken
 
 	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		start := time.Now()
 		resp := get(method, "/read")
+		if waited := time.Since(start); waited < maxAdmissionWait || waited > maxAdmissionWait+2*time.Second {
+			t.Errorf("%s /read with every slot taken was answered after %s; want the wait, %s, then a refusal", method, waited, maxAdmissionWait)
+		}
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != apierror.DefaultRetryAfter {
 			t.Errorf("%s /read with every slot taken: %d, Retry-After %q; want 503 and %s", method, resp.StatusCode, resp.Header.Get("Retry-After"), apierror.DefaultRetryAfter)
 		}
@@ -88,8 +95,31 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("a route that reads no index with every slot taken: %d, want 204", resp.StatusCode)
 	}
 
+	// A read that arrives while every slot is taken and one frees within
+	// the wait is served.
+	waiter := make(chan int, 1)
+	go func() {
+		resp, err := srv.Client().Get(srv.URL + "/read")
+		if err != nil {
+			waiter <- 0
+			return
+		}
+		resp.Body.Close()
+		waiter <- resp.StatusCode
+	}()
+	for adm.reads.waiting.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	release <- struct{}{} // one held read ends
+	if code := <-held; code != http.StatusNoContent {
+		t.Errorf("a held read answered %d, want 204", code)
+	}
+	if code := <-waiter; code != http.StatusNoContent {
+		t.Errorf("a read waiting when a slot freed: %d, want 204", code)
+	}
+
 	close(release)
-	for range slots {
+	for range slots - 1 {
 		if code := <-held; code != http.StatusNoContent {
 			t.Errorf("a held read answered %d, want 204", code)
 		}
@@ -116,26 +146,42 @@ func TestReadsIndexRows(t *testing.T) {
 	}
 }
 
-// TestAdmissionOfCachedRoutes: with every slot taken, an answer the page
-// cache holds is still served; a miss, which would read the index, is
-// refused like any other index read.
+// TestAdmissionOfCachedRoutes: with every slot of both gates taken, an
+// answer the page cache holds is still served; a miss, which would read
+// the index, is refused like any other index read. A card's miss reads
+// the lookup pool: searches holding the read pool's gate do not refuse
+// it.
 func TestAdmissionOfCachedRoutes(t *testing.T) {
 	a := newAPI(t, "base")
 	name, card := widget(1)
-	id := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))[0]
+	ids := upsert(t, a.store, repoBundle("acme", name, "index.md", card, signal(3, "Go", "MIT")))
+	name2, card2 := widget(2)
+	ids = append(ids, upsert(t, a.store, repoBundle("acme", name2, "two/index.md", card2, signal(3, "Go", "MIT")))...)
 	a.get("/api/bundles?q=widgets", 200, nil)
-	a.get("/api/bundles/"+id, 200, nil)
+	a.get("/api/bundles/"+ids[0], 200, nil)
 
-	for range maxReadsInFlight {
-		a.server.admission.slots <- struct{}{}
+	fill := func(g *gate) {
+		for range cap(g.slots) {
+			g.slots <- struct{}{}
+		}
 	}
+	empty := func(g *gate) {
+		for range cap(g.slots) {
+			<-g.slots
+		}
+	}
+	adm := a.server.admission
+	fill(adm.reads)
 	a.get("/api/bundles?q=widgets", 200, nil)
-	a.get("/api/bundles/"+id, 200, nil)
+	a.get("/api/bundles/"+ids[0], 200, nil)
 	a.getError("/api/bundles?q=gadgets", 503, apierror.Unavailable)
 	a.getError("/api/stats", 503, apierror.Unavailable)
-	for range maxReadsInFlight {
-		<-a.server.admission.slots
-	}
+	fill(adm.lookups)
+	a.get("/api/bundles/"+ids[0], 200, nil) // held by the card cache
+	a.getError("/api/bundles/"+ids[1], 503, apierror.Unavailable)
+	empty(adm.lookups)
+	a.get("/api/bundles/"+ids[1], 200, nil) // the read pool's gate is still full
+	empty(adm.reads)
 	a.get("/api/bundles?q=gadgets", 200, nil)
 }
 

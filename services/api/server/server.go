@@ -171,7 +171,11 @@ func New(st *store.Store, opts Options) (*Server, error) {
 	if s.billing, err = billing.New(opts.Config, st, now, opts.PaymentTimeout); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s.admission = newAdmission(maxReadsInFlight)
+	readConns, lookupConns := defaultConns, defaultConns
+	if st != nil {
+		readConns, lookupConns = st.ReadConns()
+	}
+	s.admission = newAdmission(readConns, lookupConns)
 	if st != nil {
 		if s.jobs, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Logger: log}); err != nil {
 			return nil, fmt.Errorf("server: river insert client: %w", err)
@@ -259,7 +263,8 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
 	s.started = s.now().UTC().Truncate(time.Second)
-	reads := search.Deps{Store: st, PageStaleness: cfg.SearchStaleness, Admit: s.admission.admit, Title: AppName,
+	reads := search.Deps{Store: st, PageStaleness: cfg.SearchStaleness, AdmitRead: s.admission.admitRead,
+		AdmitLookup: s.admission.admitLookup, Title: AppName,
 		BaseURL: s.baseURL, Full: s.full, Now: s.now, Started: s.started, Log: s.log}
 	if st != nil {
 		reads.Written = st.BundlesWritten

@@ -139,11 +139,12 @@ func (a *answerCaches) cardCache() *pagecache.Cache[encodedPage] {
 // cached is the answer under key of c (nil: none), computed by compute on
 // a miss and then kept; concurrent misses of one key share one computation
 // (pagecache.Cache.Load). A miss reads the index: it takes an admission
-// slot (Deps.Admit) first, as the middleware does for the other index
-// reads; the REST routes and the MCP tools alike.
-func (s *Service) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, compute func() (any, time.Time, error)) (encodedPage, error) {
+// slot of the pool it reads (admit: Deps.AdmitRead or AdmitLookup) first,
+// as the middleware does for the other index reads; the REST routes and
+// the MCP tools alike.
+func (s *Service) cached(ctx context.Context, c *pagecache.Cache[encodedPage], key string, admit func(context.Context) (func(), error), compute func() (any, time.Time, error)) (encodedPage, error) {
 	miss := func() (encodedPage, int, error) {
-		release, err := s.d.Admit()
+		release, err := admit(ctx)
 		if err != nil {
 			return encodedPage{}, 0, err
 		}
@@ -172,7 +173,7 @@ func (s *Service) searchEncoded(ctx context.Context, rawQuery string) (encodedPa
 	if err != nil {
 		return encodedPage{}, err
 	}
-	return s.cached(ctx, s.caches.pageCache(), CanonicalQuery(p), func() (any, time.Time, error) {
+	return s.cached(ctx, s.caches.pageCache(), CanonicalQuery(p), s.d.AdmitRead, func() (any, time.Time, error) {
 		page, err := s.Page(ctx, p)
 		return page, newestUpdate(page), err
 	})
@@ -185,7 +186,7 @@ func (s *Service) cardEncoded(ctx context.Context, id string) (encodedPage, erro
 	if !idShape.MatchString(id) {
 		return encodedPage{}, apierror.New(apierror.NotFound, "No public bundle has that id.")
 	}
-	return s.cached(ctx, s.caches.cardCache(), id, func() (any, time.Time, error) {
+	return s.cached(ctx, s.caches.cardCache(), id, s.d.AdmitLookup, func() (any, time.Time, error) {
 		b, err := s.d.Store.GetBundle(ctx, id)
 		card := s.Publish(b)
 		return card, card.UpdatedAt.Time, err

@@ -40,9 +40,12 @@ type Deps struct {
 	// PageStaleness is how long a search page written over is still
 	// served (config.SearchStaleness).
 	PageStaleness time.Duration
-	// Admit takes a slot of the index reads in flight, or fails with 503
-	// unavailable (the server's admission); a cache miss takes one.
-	Admit   func() (release func(), err error)
+	// AdmitRead and AdmitLookup take a slot of the index reads in
+	// flight on the read pool (search pages) and on the lookup pool
+	// (cards), or fail with 503 unavailable (the server's admission); a
+	// cache miss takes one.
+	AdmitRead, AdmitLookup func(context.Context) (release func(), err error)
+
 	Title   string           // the service's display name, the feed's author
 	BaseURL string           // PUBLIC_BASE_URL without a trailing slash
 	Full    bool             // the full variant: its parameters and facets
