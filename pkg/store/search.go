@@ -18,8 +18,11 @@ package store
 //     B-tree and stop after offset+limit rows.
 //   - Filters with a common value (origin, a frequent version, language,
 //     band, license, type) are checked while walking the sort index, which
-//     stops early; a rare value (a repository, a rare version or type) is
-//     read through its own partial index and the few rows are sorted.
+//     stops early; the sort indexes carry those facets after their keys
+//     (migration 0031), so a filter of one value is tested on the index's
+//     entry and only the rows that pass are read in the heap. A rare value
+//     (a repository, a rare version or type) is read through its own
+//     partial index and the few rows are sorted.
 //     With q, a filter on a facet value (origin, version, language, type,
 //     license, band) whose matches the statistics put at no more than
 //     narrowCap is read with q's words in the text index (facetquery.go)

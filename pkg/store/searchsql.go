@@ -233,10 +233,10 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 		w = append(w, `repo = `+b.arg(p.Repo))
 	}
 	if len(p.Versions) > 0 {
-		w = append(w, `okf_version = ANY(`+b.arg(p.Versions)+`)`)
+		w = append(w, b.oneOf(`okf_version`, p.Versions))
 	}
 	if len(p.Languages) > 0 {
-		w = append(w, `lower(repo_language) = ANY(`+b.arg(lowerAll(p.Languages))+`)`)
+		w = append(w, b.oneOf(`lower(repo_language)`, lowerAll(p.Languages)))
 	}
 	if p.Concept != "" {
 		words := conceptWords(p.Concept)
@@ -247,15 +247,30 @@ func (b *sqlBuilder) filters(p SearchParams) string {
 		}
 	}
 	if len(p.ConceptBands) > 0 {
-		w = append(w, `okf_concepts_band(concepts) = ANY(`+b.arg(p.ConceptBands)+`)`)
+		w = append(w, b.oneOf(`okf_concepts_band(concepts)`, p.ConceptBands))
 	}
 	if len(p.Types) > 0 {
-		w = append(w, `type = ANY(`+b.arg(p.Types)+`)`)
+		w = append(w, b.oneOf(`type`, p.Types))
 	}
 	if len(p.Licenses) > 0 {
-		w = append(w, `lower(repo_license) = ANY(`+b.arg(lowerAll(p.Licenses))+`)`)
+		w = append(w, b.oneOf(`lower(repo_license)`, lowerAll(p.Licenses)))
 	}
 	return strings.Join(w, " AND ")
+}
+
+// oneOf is the test that column (an expression) is one of values: an
+// equality when there is one value. The sort indexes carry the facets
+// after their keys (migration 0031), and a walk of one tests an equality
+// in the index, reading the heap only for the rows that pass; = ANY on a
+// column after the first is tested on the heap's row instead (Postgres 15
+// keeps a scan of several array values to its index's order only on the
+// first column), which read ~18,000 rows to find the 1,000 most starred
+// bundles of a language of 4%.
+func (b *sqlBuilder) oneOf(column string, values []string) string {
+	if len(values) == 1 {
+		return column + ` = ` + b.arg(values[0])
+	}
+	return column + ` = ANY(` + b.arg(values) + `)`
 }
 
 // qualified prefixes each column of a comma-separated list with alias.
