@@ -81,14 +81,7 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 // its terms as Search looks them up (the index's stop words left out).
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
 	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
-	var m termMatch
-	if p.Sort != wire.SortRelevance || len(q.Terms) == 1 {
-		m.narrow = s.narrowMatches(ctx, p, q, false) // as Search plans it
-	}
-	if p.Sort != wire.SortRelevance {
-		m.deep = s.deepMatches(ctx, p, q, false)
-	}
-	sql, args, err := searchSQL(p, q, m, s.foldTerms(ctx, p.Q, q))
+	sql, args, err := searchSQL(p, q, s.matchOf(ctx, p, q, false), s.foldTerms(ctx, p.Q, q)) // as Search plans it
 	if err != nil || sql == "" {
 		return "", err
 	}
@@ -266,4 +259,13 @@ func LexemeShare(ctx context.Context, s *Store, lexeme string) (share float64, l
 // through the text index, its matches few (fewMatches).
 func FewMatches(ctx context.Context, s *Store, q string) bool {
 	return s.fewMatches(ctx, searchtext.ParseQuery(q), false)
+}
+
+// SearchStatementAsFound is the statement of a search of p as Search makes
+// it first, its reads of q's matches decided as Search decides them
+// (matchOf).
+func SearchStatementAsFound(ctx context.Context, s *Store, p SearchParams) (string, error) {
+	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
+	sql, _, err := searchSQL(p, q, s.matchOf(ctx, p, q, false), s.foldTerms(ctx, p.Q, q))
+	return sql, err
 }

@@ -207,6 +207,52 @@ func TestSearchDeepMatches(t *testing.T) {
 	}
 }
 
+// TestRelevanceDeepMatches ranks a word a third of the bundles hold at an
+// offset past its window: the rest tier's walk of the recency order would
+// read more rows than the word has matches, so relevance reads them through
+// the text index and sorts them (deepMatches), and must list what its walk
+// lists, page by page; its first page still walks.
+func TestRelevanceDeepMatches(t *testing.T) {
+	s := manyLighthouses(t)
+	ctx := context.Background()
+	p := store.SearchParams{Q: "beacon", Sort: wire.SortRelevance, Limit: 50, Offset: 900}
+	first := p
+	first.Offset = 0
+	// The read of every match and its sort: a subquery the planner may not
+	// flatten (relevance.go's newestOf).
+	const readAll = "OFFSET 0) AS m"
+	for _, c := range []struct {
+		p    store.SearchParams
+		want bool
+	}{{p, true}, {first, false}} {
+		sql, err := store.SearchStatementAsFound(ctx, s, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(sql, readAll) != c.want {
+			t.Fatalf("offset %d: reads every match %v, want %v:\n%s", c.p.Offset, !c.want, c.want, sql)
+		}
+	}
+	for _, offset := range []int{24, 900, 950} {
+		p.Offset = offset
+		list, err := s.Search(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := store.SearchIDsWalking(ctx, s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range list {
+			got = append(got, b.ID)
+		}
+		if len(got) == 0 || !slices.Equal(got, want) {
+			t.Errorf("offset %d: read whole %v\nwalked %v", offset, got[:min(5, len(got))], want[:min(5, len(want))])
+		}
+	}
+}
+
 // readsFacetInIndex reports whether plan probes an index for the facet
 // lexeme (okf_facets' value, which the plan shows inlined) rather than
 // testing it on rows only.

@@ -94,8 +94,9 @@ package store
 //   - Deep pages through offset cost what they count: offset 1000 over a
 //     word in ~3% of bundles walks ~36,700 rows of the sort index, or reads
 //     its ~30,000 matches through the text index and sorts them, which
-//     costs less per row (no vector to decompress and test): a sorted page
-//     is read so when the statistics say it is the cheaper (deepMatches).
+//     costs less per row (no vector to decompress and test): a sorted page,
+//     and relevance's rest tier past its window, is read so when the
+//     statistics say it is the cheaper (deepMatches).
 //     The API's next link carries a cursor (cursor.go): the page after it
 //     seeks the sort index past the last bundle and reads what a first
 //     page reads. Relevance's rest tier seeks the same way: the page
@@ -189,23 +190,7 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 // folded are the values of q's text query calls (foldTerms).
 func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, folded map[termCall]string, wide bool) ([]Bundle, error) {
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	m := termMatch{wide: wide}
-	// The statistics know no prefix: a wide lookup leaves the plan to the
-	// planner, which reads a prefix's frequency in them (a common prefix
-	// read whole and sorted, as rare terms are, would be every bundle
-	// holding a word it begins).
-	if sort == wire.SortRelevance && len(q.Terms) > 1 && !wide {
-		m.rare = s.rareTerms(ctx, q) // for its partial tier
-		m.few = s.fewMatches(ctx, q, false)
-		m.rarest = s.rarestTerm(ctx, q)
-	}
-	if (sort != wire.SortRelevance || len(q.Terms) == 1) && !wide {
-		m.narrow = s.narrowMatches(ctx, p, q, false)
-	}
-	if sort != wire.SortRelevance && !wide {
-		m.deep = s.deepMatches(ctx, p, q, false)
-	}
-	out, err := s.search(ctx, p, q, m, folded)
+	out, err := s.search(ctx, p, q, s.matchOf(ctx, p, q, wide), folded)
 	if err != nil || len(out) > 0 || sort == wire.SortRelevance || p.Q == "" {
 		return out, err
 	}
@@ -217,7 +202,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, fo
 	if !relax {
 		return out, err
 	}
-	m = termMatch{any: true, wide: wide}
+	m := termMatch{any: true, wide: wide}
 	if !wide {
 		m.rare, m.narrow, m.deep = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true), s.deepMatches(ctx, p, q, true)
 	}
@@ -228,6 +213,30 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, fo
 		out[i].Partial = true
 	}
 	return out, nil
+}
+
+// matchOf is how the first search of p, whose q reads as q, reads q's
+// matches, as the live shares estimate them (estimates.go).
+func (s *Store) matchOf(ctx context.Context, p SearchParams, q searchtext.Query, wide bool) termMatch {
+	m := termMatch{wide: wide}
+	// The statistics know no prefix: a wide lookup leaves the plan to the
+	// planner, which reads a prefix's frequency in them (a common prefix
+	// read whole and sorted, as rare terms are, would be every bundle
+	// holding a word it begins).
+	if wide {
+		return m
+	}
+	relevance := p.Sort == wire.SortRelevance
+	if relevance && len(q.Terms) > 1 {
+		m.rare = s.rareTerms(ctx, q) // for its partial tier
+		m.few = s.fewMatches(ctx, q, false)
+		m.rarest = s.rarestTerm(ctx, q)
+	}
+	if !relevance || len(q.Terms) == 1 {
+		m.narrow = s.narrowMatches(ctx, p, q, false)
+	}
+	m.deep = s.deepMatches(ctx, p, q, false) // relevance's rest tier too
+	return m
 }
 
 // widens reports whether a search of q that finds nothing is asked again
