@@ -126,27 +126,7 @@ func TestRelevanceNarrowMatches(t *testing.T) {
 	if !readsFacetInIndex(plan, "language=kotlin") {
 		t.Fatalf("relevance did not read the filter in the text index:\n%s", plan)
 	}
-	// compare checks the page of p against the walks' and returns its last
-	// cursor.
-	compare := func(name string, p store.SearchParams) (after string) {
-		list, err := s.Search(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := store.SearchIDsWalking(ctx, s, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, b := range list {
-			got = append(got, b.ID)
-			after = cmp.Or(b.Cursor, after)
-		}
-		if len(got) == 0 || !slices.Equal(got, want) {
-			t.Errorf("%s: read narrow %v\nwalked %v", name, got, want)
-		}
-		return after
-	}
+	compare := func(name string, p store.SearchParams) string { return sameAsWalk(t, s, name, p) }
 	after := ""
 	for _, offset := range []int{0, 24, 48, 96, 120} {
 		p.Offset = offset
@@ -219,7 +199,7 @@ func TestRelevanceDeepMatches(t *testing.T) {
 	first := p
 	first.Offset = 0
 	// The read of every match and its sort: a subquery the planner may not
-	// flatten (relevance.go's newestOf).
+	// flatten (relevance.go's newestSQL).
 	const readAll = "OFFSET 0) AS m"
 	for _, c := range []struct {
 		p    store.SearchParams
@@ -235,22 +215,33 @@ func TestRelevanceDeepMatches(t *testing.T) {
 	}
 	for _, offset := range []int{24, 900, 950} {
 		p.Offset = offset
-		list, err := s.Search(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := store.SearchIDsWalking(ctx, s, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, b := range list {
-			got = append(got, b.ID)
-		}
-		if len(got) == 0 || !slices.Equal(got, want) {
-			t.Errorf("offset %d: read whole %v\nwalked %v", offset, got[:min(5, len(got))], want[:min(5, len(want))])
-		}
+		sameAsWalk(t, s, fmt.Sprintf("offset %d", offset), p)
 	}
+}
+
+// sameAsWalk checks that the page Search returns for p is not empty and
+// lists what the statement of p lists when it walks the sort indexes
+// (store.SearchIDsWalking), and returns the page's last cursor.
+func sameAsWalk(t *testing.T, s *store.Store, name string, p store.SearchParams) (after string) {
+	t.Helper()
+	ctx := context.Background()
+	list, err := s.Search(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := store.SearchIDsWalking(ctx, s, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range list {
+		got = append(got, b.ID)
+		after = cmp.Or(b.Cursor, after)
+	}
+	if len(got) == 0 || !slices.Equal(got, want) {
+		t.Errorf("%s: searched %v\nwalked %v", name, got, want)
+	}
+	return after
 }
 
 // readsFacetInIndex reports whether plan probes an index for the facet

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -167,25 +165,4 @@ func countBy[K ~string](ctx context.Context, s *Store, m map[K]int64, sql string
 // many reads as these can run (services/api/server/admission.go).
 func (s *Store) ReadConns() (read, lookup int) {
 	return int(s.read.Config().MaxConns), int(s.lookup.Config().MaxConns)
-}
-
-// WithReadConns is the database URL dbURL with its pools sized to conns
-// connections (pgx's pool_max_conns), unless it says a size already or is
-// not a URL (a keyword/value string is returned as it is). For a read URL
-// whose Postgres runs on the API's own machine (okfctl run, the load
-// harness): the reads are CPU-bound, and more of them at once than the
-// cores only make every other statement (a card, the caches' freshness
-// check) wait for a core too.
-func WithReadConns(dbURL string, conns int) string {
-	u, err := url.Parse(dbURL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return dbURL
-	}
-	q := u.Query()
-	if q.Has("pool_max_conns") {
-		return dbURL
-	}
-	q.Set("pool_max_conns", strconv.Itoa(max(1, conns)))
-	u.RawQuery = q.Encode()
-	return u.String()
 }

@@ -120,27 +120,17 @@ const (
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
 func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, m termMatch) string {
-	// newestOf(readAll) is the n newest bundles passing where, by a walk
-	// of the recency index, or, with readAll, every one read through the
-	// text indexes and sorted (OFFSET 0 keeps the planner from walking):
-	// a walk's length is the matches' density along the recency order,
-	// which the planner cannot know. newest reads all when the matches are
-	// few (m.narrow: filters on facet values are then tested in the text
-	// indexes, with the words; m.few: the bundles holding every term).
-	// matches, the rest tier's (a, and the page of the rest alone), also
-	// when the page is deep (m.deep: an offset that walks more rows than
-	// q has matches, deepMatches): offset 864 of a word in 1% of a million
-	// bundles walked ~87,000 rows of the recency order (830 ms) for 888 of
-	// its 10,047 matches.
+	// newest is the n newest bundles passing where (newestSQL), read
+	// whole and sorted when the matches are few (m.narrow: filters on
+	// facet values are then tested in the text indexes, with the words;
+	// m.few: the bundles holding every term). matches, the rest tier's (a,
+	// and the page of the rest alone), is read so also when the page is
+	// deep (m.deep: an offset that walks more rows than q has matches,
+	// deepMatches): offset 864 of a word in 1% of a million bundles walked
+	// ~87,000 rows of the recency order (830 ms) for 888 of its 10,047
+	// matches.
 	newestOf := func(readAll bool) func(cols, where string, n int) string {
-		return func(cols, where string, n int) string {
-			if readAll {
-				return `SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM bundles WHERE ` + where + ` OFFSET 0) AS m
-		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
-			}
-			return `SELECT ` + cols + ` FROM bundles WHERE ` + where + `
-		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
-		}
+		return func(cols, where string, n int) string { return newestSQL(cols, where, n, readAll) }
 	}
 	newest := newestOf(m.narrow || m.few)
 	matches := newestOf(m.narrow || m.few || m.deep)
@@ -359,22 +349,18 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	}
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
 	score := `(` + strings.Join(held, ` + `) + `) + 1 - 1 / (1 + ` + rank + `)`
-	// newest is the n newest bundles passing where. When q's terms are
-	// rare (rare: their shares under rareShare), every match is read and
-	// sorted (OFFSET 0 keeps the planner from walking the recency index for
-	// them): the planner estimates a disjunction of words its statistics do
-	// not list at several times their share and walked 936,123 rows for a
-	// word pair two bundles hold, at 1M.
-	readAll := func(where string, n int, alias string) string {
-		return `SELECT id FROM (SELECT id, indexed_at FROM (SELECT id, indexed_at FROM bundles WHERE ` + where + `
-			OFFSET 0) AS m ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
-	}
-	newest := func(where string, n int, alias string) string {
-		if rare {
-			return readAll(where, n, alias)
+	// newest is the ids of the n newest bundles passing where, as alias,
+	// read whole and sorted with readAll: so when q's terms are rare
+	// (rare: their shares under rareShare), since the planner estimates a
+	// disjunction of words its statistics do not list at several times
+	// their share and walked 936,123 rows for a word pair two bundles
+	// hold, at 1M.
+	newest := func(where string, n int, alias string, readAll bool) string {
+		cols := `id`
+		if readAll {
+			cols = `id, indexed_at` // the sort is outside the read
 		}
-		return `SELECT id FROM (SELECT id FROM bundles WHERE ` + where + `
-			ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n) + `) AS ` + alias
+		return `SELECT id FROM (` + newestSQL(cols, where, n, readAll) + `) AS ` + alias
 	}
 	// The matches of q's rarest term, when it is rare (termMatch.rarest),
 	// read whole and sorted: among the newest matches of any term, those
@@ -384,22 +370,37 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	if m.rarest > 0 && m.rarest <= len(tq.terms) {
 		rarest = `
 		UNION
-		` + readAll(filters+` AND search @@ `+tq.terms[m.rarest-1]+` AND `+needed, partialWalk, `pr`)
+		` + newest(filters+` AND search @@ `+tq.terms[m.rarest-1]+` AND `+needed, partialWalk, `pr`, true)
 	}
 	allButOne := ``
 	for i, q := range tq.allButOne {
 		allButOne += `
 		UNION
-		` + newest(filters+` AND search @@ `+q+` AND `+needed, partialAllButOne, `pk`+strconv.Itoa(i))
+		` + newest(filters+` AND search @@ `+q+` AND `+needed, partialAllButOne, `pk`+strconv.Itoa(i), rare)
 	}
 	return `
 	UNION ALL
 	SELECT y.id, ` + strconv.Itoa(partialTier) + `, ` + score + `, y.indexed_at FROM (
-		` + newest(filters+` AND `+head+` AND `+needed, rankWindow, `ph`) + `
+		` + newest(filters+` AND `+head+` AND `+needed, rankWindow, `ph`, rare) + `
 		UNION
 		SELECT id FROM sw WHERE ` + needed + `
 		UNION
-		` + newest(filters+` AND search @@ `+tq.some+` AND `+needed, partialWalk, `pa`) + allButOne + rarest + `
+		` + newest(filters+` AND search @@ `+tq.some+` AND `+needed, partialWalk, `pa`, rare) + allButOne + rarest + `
 	) AS c JOIN bundles AS y USING (id)
 	WHERE NOT ` + tq.holdsAll("y.") + ` AND y.id NOT IN (SELECT id FROM e)`
+}
+
+// newestSQL selects cols of the n newest bundles passing where: by a walk
+// of the recency index, or, with readAll, every one read through the
+// indexes of where and sorted (OFFSET 0 keeps the planner from walking;
+// cols must then hold indexed_at and id). A walk's length is the matches'
+// density along the recency order, which the planner cannot know; reading
+// all costs their number.
+func newestSQL(cols, where string, n int, readAll bool) string {
+	if readAll {
+		return `SELECT ` + cols + ` FROM (SELECT ` + cols + ` FROM bundles WHERE ` + where + ` OFFSET 0) AS m
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
+	}
+	return `SELECT ` + cols + ` FROM bundles WHERE ` + where + `
+		ORDER BY indexed_at DESC, id LIMIT ` + strconv.Itoa(n)
 }

@@ -42,17 +42,17 @@ type gate struct {
 	slots      chan struct{}
 	waiting    atomic.Int32
 	maxWaiting int32
-	maxWait    time.Duration
 }
 
 // newGate is the gate of a pool of conns connections.
 func newGate(conns int) *gate {
 	n := max(minGateSlots, gateSlotsPerConn*conns)
-	return &gate{slots: make(chan struct{}, n), maxWaiting: int32(gateWaitersPerSlot * n), maxWait: maxAdmissionWait}
+	return &gate{slots: make(chan struct{}, n), maxWaiting: int32(gateWaitersPerSlot * n)}
 }
 
-// admit takes a slot and returns its release, waiting up to g.maxWait for
-// one; or the 503 unavailable of an index read refused.
+// admit takes a slot and returns its release, waiting up to
+// maxAdmissionWait for one; or the 503 unavailable of an index read
+// refused.
 func (g *gate) admit(ctx context.Context) (release func(), err error) {
 	release = func() { <-g.slots }
 	select {
@@ -65,7 +65,7 @@ func (g *gate) admit(ctx context.Context) (release func(), err error) {
 		return nil, overloaded()
 	}
 	defer g.waiting.Add(-1)
-	timer := time.NewTimer(g.maxWait)
+	timer := time.NewTimer(maxAdmissionWait)
 	defer timer.Stop()
 	select {
 	case g.slots <- struct{}{}:
@@ -88,12 +88,6 @@ func newAdmission(readConns, lookupConns int) *admission {
 	return &admission{reads: newGate(readConns), lookups: newGate(lookupConns)}
 }
 
-// admitRead and admitLookup take a slot of the read pool's gate and of
-// the lookup pool's.
-func (a *admission) admitRead(ctx context.Context) (func(), error) { return a.reads.admit(ctx) }
-
-func (a *admission) admitLookup(ctx context.Context) (func(), error) { return a.lookups.admit(ctx) }
-
 // middleware admits a request of a ReadsIndex route through the read
 // pool's gate; other routes pass untouched, and so do Cached ones, whose
 // handlers admit their misses (package search, cache.go).
@@ -107,7 +101,7 @@ func (a *admission) middleware(routes route.ByPath) echo.MiddlewareFunc {
 			if row, ok := routes.Row(method, c.Path()); !ok || !row.ReadsIndex || row.Cached {
 				return next(c)
 			}
-			release, err := a.admitRead(c.Request().Context())
+			release, err := a.reads.admit(c.Request().Context())
 			if err != nil {
 				return err
 			}

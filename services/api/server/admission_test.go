@@ -60,18 +60,23 @@ func TestAdmission(t *testing.T) {
 		return resp
 	}
 
-	entered.Add(slots)
-	held := make(chan int, slots)
-	for range slots {
+	// getAsync sends a GET of path and its status (0: no answer) to into.
+	getAsync := func(path string, into chan<- int) {
 		go func() {
-			resp, err := srv.Client().Get(srv.URL + "/hold")
+			resp, err := srv.Client().Get(srv.URL + path)
 			if err != nil {
-				held <- 0
+				into <- 0
 				return
 			}
 			resp.Body.Close()
-			held <- resp.StatusCode
+			into <- resp.StatusCode
 		}()
+	}
+
+	entered.Add(slots)
+	held := make(chan int, slots)
+	for range slots {
+		getAsync("/hold", held)
 	}
 	entered.Wait() // every slot is taken
 
@@ -98,15 +103,7 @@ func TestAdmission(t *testing.T) {
 	// A read that arrives while every slot is taken and one frees within
 	// the wait is served.
 	waiter := make(chan int, 1)
-	go func() {
-		resp, err := srv.Client().Get(srv.URL + "/read")
-		if err != nil {
-			waiter <- 0
-			return
-		}
-		resp.Body.Close()
-		waiter <- resp.StatusCode
-	}()
+	getAsync("/read", waiter)
 	for adm.reads.waiting.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}

@@ -263,8 +263,8 @@ func (s *Server) buildCapabilities(st *store.Store, cfg config.Config) {
 	s.ping = ping.New(ping.Deps{Store: st, Jobs: s.jobs, BaseURL: s.baseURL, Now: s.now,
 		PingRatePerMinute: cfg.PingRatePerMinute})
 	s.started = s.now().UTC().Truncate(time.Second)
-	reads := search.Deps{Store: st, PageStaleness: cfg.SearchStaleness, AdmitRead: s.admission.admitRead,
-		AdmitLookup: s.admission.admitLookup, Title: AppName,
+	reads := search.Deps{Store: st, PageStaleness: cfg.SearchStaleness, AdmitRead: s.admission.reads.admit,
+		AdmitLookup: s.admission.lookups.admit, Title: AppName,
 		BaseURL: s.baseURL, Full: s.full, Now: s.now, Started: s.started, Log: s.log}
 	if st != nil {
 		reads.Written = st.BundlesWritten
