@@ -54,3 +54,32 @@ func TestHeavyBundleKeepsShortColumnsInRow(t *testing.T) {
 		t.Errorf("read back %.20q, %d concepts, name %q", got.Description, len(got.ConceptList), got.Name)
 	}
 }
+
+// A bundle's search vector of a few kilobytes stays in the row whole
+// (0032_search_inline): every search testing rows reads one a row, and
+// compressing it saved a tenth of it. The row is over Postgres's default
+// TOAST threshold (2 kB), under which the vector was compressed.
+func TestSearchVectorStaysWhole(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	in := repoBundle("acme", "typical", "docs/index.md")
+	var words []string
+	for i := range 40 {
+		words = append(words, fmt.Sprintf("word%dx%d", i, i*7919%1000))
+	}
+	in.Description = strings.Join(words, " ")
+	mustUpsert(t, s, in)
+
+	var vector, whole, row int
+	var compressed *string
+	if err := s.Pool().QueryRow(ctx, `SELECT pg_column_size(search), pg_column_size(search || ''::tsvector),
+		pg_column_compression(search), pg_column_size(b.*) FROM bundles AS b WHERE id = $1`, in.ID).Scan(&vector, &whole, &compressed, &row); err != nil {
+		t.Fatal(err)
+	}
+	if whole < 1500 || row < 2100 {
+		t.Fatalf("search vector of %d bytes in a row of %d: not the size this tests", whole, row)
+	}
+	if compressed != nil || vector != whole {
+		t.Errorf("search vector stored in %d bytes (compressed: %v) of %d, want it whole", vector, compressed != nil, whole)
+	}
+}

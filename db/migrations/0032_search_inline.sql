@@ -1,0 +1,21 @@
+-- 0032_search_inline: the search vector stays in the row as it is, not
+-- compressed.
+--
+-- The toaster acts on a row longer than the table's toast_tuple_target
+-- (2 kB by default). A bundles row holds its search vector (STORAGE MAIN,
+-- 0018) of about 2.6 kB, so every row was over it even after the
+-- description left: the toaster then compressed the vector (lz4), which
+-- saves ~11% of it (a vector is lexemes and positions, little to
+-- compress), and every read of the vector decompressed it. Every search
+-- that tests rows (a walk of a sort index checking q on each row,
+-- relevance's starred walk and its rest tier) reads a vector a row: lz4
+-- was a quarter of Postgres's CPU in a two-word relevance search at a
+-- million bundles.
+--
+-- With a target of 4,080 bytes (two rows a page) the toaster still moves the description
+-- out of line and compresses the concept list when the row needs it, but
+-- leaves the vector whole in the row unless the row is still over 4,080
+-- bytes (a vector of the largest bundles); two rows still fit a page.
+-- Catalog only: rows written before keep their compressed vectors until
+-- they are written again.
+ALTER TABLE bundles SET (toast_tuple_target = 4080);
