@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -254,4 +255,66 @@ func readsFacetInIndex(plan, lexeme string) bool {
 		}
 	}
 	return false
+}
+
+// A q of several terms whose bundles holding every term the live shares put
+// at many leaves relevance's partial tier out of its statement, and lists
+// what the statement with it lists; one whose words the shares put together
+// often but few bundles hold together (an estimate too high) still lists
+// the bundles holding some of them after those, the partial tier read in a
+// second statement.
+func TestRelevanceManyMatches(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	var ins []store.BundleInput
+	for i := range 2000 {
+		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
+		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
+		in.Repo.Stars = (i * 7919) % 1000
+		switch i % 5 {
+		case 0, 1:
+			in.Tagline = "A beacon on the coast" // two fifths
+		case 2, 3:
+			in.Tagline = "A harbour with a crane" // two fifths, with beacon in 20 only
+		}
+		if i%100 == 4 {
+			in.Tagline = "A beacon by a crane"
+		}
+		ins = append(ins, in)
+	}
+	upsertBatches(t, s, ins, func() { clk.Advance(time.Minute) })
+	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SampleShares(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	// The partial tier's newest head matches of any term (relevance.go).
+	const partialTier = ") AS ph"
+	for _, c := range []struct {
+		q           string
+		withPartial bool // in the statement Search makes first
+		partial     bool // the page lists bundles holding some terms
+	}{
+		{"beacon coast", false, false},
+		{"beacon crane", false, true},
+		{"coast lighthouse keeper 17", true, false}, // 17: few hold it
+	} {
+		p := store.SearchParams{Q: c.q, Sort: wire.SortRelevance}
+		sql, err := store.SearchStatementAsFound(ctx, s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(sql, partialTier); got != c.withPartial {
+			t.Errorf("%q: statement with the partial tier %v, want %v", c.q, got, c.withPartial)
+		}
+		sameAsWalk(t, s, c.q, p)
+		page, err := s.Search(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) != store.DefaultLimit || page[len(page)-1].Partial != c.partial {
+			t.Errorf("%q: %d bundles, the last partial %v, want %d, %v", c.q, len(page), page[len(page)-1].Partial, store.DefaultLimit, c.partial)
+		}
+	}
 }

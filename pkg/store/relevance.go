@@ -178,7 +178,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	scored := ranked + ` > ` + strconv.Itoa(offset)
 	off := strconv.Itoa(offset) + ` - (CASE WHEN ` + scored + ` THEN 0 ELSE ` + ranked + ` END)`
 	partial := ``
-	if len(tq.terms) > 1 {
+	if len(tq.terms) > 1 && !m.many {
 		partial = b.partialTier(tq, filters, end, ranked, m)
 	}
 	// a is planned as it stands (a walk of bundles_live_recent for a common

@@ -91,6 +91,10 @@ package store
 //     term; a fourth, the partial tier (partialTier), follows them within
 //     the first partialEnd places when they are fewer: bundles holding some
 //     terms, most terms first, from bounded sources like the window's.
+//     When the live shares put the bundles holding every term at many
+//     (manyMatches), the statement leaves the partial tier out (planning
+//     its sources was a third of a two-word statement's planning), and a
+//     page that comes back short is asked again with it.
 //   - Deep pages through offset cost what they count: offset 1000 over a
 //     word in ~3% of bundles walks ~36,700 rows of the sort index, or reads
 //     its ~30,000 matches through the text index and sorts them, which
@@ -190,7 +194,14 @@ func (s *Store) Search(ctx context.Context, p SearchParams) ([]Bundle, error) {
 // folded are the values of q's text query calls (foldTerms).
 func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, folded map[termCall]string, wide bool) ([]Bundle, error) {
 	sort := cmp.Or(p.Sort, wire.SortRecent)
-	out, err := s.search(ctx, p, q, s.matchOf(ctx, p, q, wide), folded)
+	m := s.matchOf(ctx, p, q, wide)
+	out, err := s.search(ctx, p, q, m, folded)
+	if err == nil && m.many && len(out) < p.pageLimit() {
+		// Relevance left its partial tier out, and the bundles holding
+		// every term did not fill the page: the tier adds to it.
+		m.many = false
+		out, err = s.search(ctx, p, q, m, folded)
+	}
 	if err != nil || len(out) > 0 || sort == wire.SortRelevance || p.Q == "" {
 		return out, err
 	}
@@ -202,7 +213,7 @@ func (s *Store) find(ctx context.Context, p SearchParams, q searchtext.Query, fo
 	if !relax {
 		return out, err
 	}
-	m := termMatch{any: true, wide: wide}
+	m = termMatch{any: true, wide: wide}
 	if !wide {
 		m.rare, m.narrow, m.deep = s.rareTerms(ctx, q), s.narrowMatches(ctx, p, q, true), s.deepMatches(ctx, p, q, true)
 	}
@@ -231,12 +242,23 @@ func (s *Store) matchOf(ctx context.Context, p SearchParams, q searchtext.Query,
 		m.rare = s.rareTerms(ctx, q) // for its partial tier
 		m.few = s.fewMatches(ctx, q, false)
 		m.rarest = s.rarestTerm(ctx, q)
+		m.many = s.manyMatches(ctx, p, q)
 	}
 	if !relevance || len(q.Terms) == 1 {
 		m.narrow = s.narrowMatches(ctx, p, q, false)
 	}
 	m.deep = s.deepMatches(ctx, p, q, false) // relevance's rest tier too
 	return m
+}
+
+// pageLimit is the bundles a page of p lists at most: p.Limit, 0 meaning
+// DefaultLimit, clamped to MaxLimit+1 (the one more tells the caller
+// whether another page follows).
+func (p SearchParams) pageLimit() int {
+	if p.Limit <= 0 {
+		return DefaultLimit
+	}
+	return min(p.Limit, MaxLimit+1)
 }
 
 // widens reports whether a search of q that finds nothing is asked again

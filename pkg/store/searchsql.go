@@ -25,12 +25,7 @@ var sortOrders = map[wire.Sort]string{
 // folded are the values of q's text query calls (foldTerms); nil leaves
 // the calls in the statement.
 func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch, folded map[termCall]string) (string, []any, error) {
-	limit, offset := p.Limit, p.Offset
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	limit = min(limit, MaxLimit+1)
-	offset = max(offset, 0)
+	limit, offset := p.pageLimit(), max(p.Offset, 0)
 	if offset > MaxOffset {
 		return "", nil, nil
 	}
@@ -131,6 +126,11 @@ type termMatch struct {
 	// that reading them all through the text index and sorting them costs
 	// less than walking the sort index to it (deepMatches).
 	deep bool
+	// many says that the bundles holding every term of q (of several) are
+	// so many by the live bundles' shares that relevance's partial tier
+	// would add nothing to the page (manyMatches): the statement leaves it
+	// out, and Search asks again with it when the page comes back short.
+	many bool
 	// wide lets the word being typed begin any word of the bundle, its
 	// description and concepts too, not only a name or tagline word: the
 	// lookup of a search that found nothing otherwise (widens).
