@@ -17,10 +17,7 @@ func TestHeavyBundleKeepsShortColumnsInRow(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	in := repoBundle("acme", "heavy", "docs/index.md")
-	var words []string
-	for i := range 200 {
-		words = append(words, fmt.Sprintf("w%dq%d", i, i*7919%1000))
-	}
+	words := distinctWords(200)
 	in.Description = strings.Join(words, " ")[:1000]
 	in.ConceptList = nil
 	for i := range 24 {
@@ -63,11 +60,7 @@ func TestSearchVectorStaysWhole(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	in := repoBundle("acme", "typical", "docs/index.md")
-	var words []string
-	for i := range 40 {
-		words = append(words, fmt.Sprintf("word%dx%d", i, i*7919%1000))
-	}
-	in.Description = strings.Join(words, " ")
+	in.Description = strings.Join(distinctWords(40), " ")
 	mustUpsert(t, s, in)
 
 	var vector, whole, row int
@@ -82,4 +75,14 @@ func TestSearchVectorStaysWhole(t *testing.T) {
 	if compressed != nil || vector != whole {
 		t.Errorf("search vector stored in %d bytes (compressed: %v) of %d, want it whole", vector, compressed != nil, whole)
 	}
+}
+
+// distinctWords are n words no two alike, none a word of English, so that
+// each is a lexeme of its own in a search vector.
+func distinctWords(n int) []string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%dq%d", i, i*7919%1000)
+	}
+	return words
 }
