@@ -80,8 +80,7 @@ func FillSuggestWords(ctx context.Context, s *Store) error {
 // ExplainSearch returns the EXPLAIN ANALYZE output of the statement of p,
 // its terms as Search looks them up (the index's stop words left out).
 func ExplainSearch(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
-	sql, args, err := searchSQL(p, q, s.matchOf(ctx, p, q, false), s.foldTerms(ctx, p.Q, q)) // as Search plans it
+	sql, args, err := statementAsFound(ctx, s, p)
 	if err != nil || sql == "" {
 		return "", err
 	}
@@ -265,7 +264,13 @@ func FewMatches(ctx context.Context, s *Store, q string) bool {
 // it first, its reads of q's matches decided as Search decides them
 // (matchOf).
 func SearchStatementAsFound(ctx context.Context, s *Store, p SearchParams) (string, error) {
-	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
-	sql, _, err := searchSQL(p, q, s.matchOf(ctx, p, q, false), s.foldTerms(ctx, p.Q, q))
+	sql, _, err := statementAsFound(ctx, s, p)
 	return sql, err
+}
+
+// statementAsFound is the statement of the first search of p and its
+// arguments, as Search plans it.
+func statementAsFound(ctx context.Context, s *Store, p SearchParams) (string, []any, error) {
+	q := s.weigh(ctx, searchtext.ParseQuery(p.Q))
+	return searchSQL(p, q, s.matchOf(ctx, p, q, false), s.foldTerms(ctx, p.Q, q))
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -264,28 +263,18 @@ func readsFacetInIndex(plan, lexeme string) bool {
 // the bundles holding some of them after those, the partial tier read in a
 // second statement.
 func TestRelevanceManyMatches(t *testing.T) {
-	s, clk := newStore(t)
+	s := lighthouseIndex(t, 2000, func(i int) string {
+		switch {
+		case i%100 == 4:
+			return "A beacon by a crane" // 20 hold both words
+		case i%5 < 2:
+			return "A beacon on the coast" // two fifths
+		case i%5 < 4:
+			return "A harbour with a crane" // two fifths
+		}
+		return ""
+	})
 	ctx := context.Background()
-	var ins []store.BundleInput
-	for i := range 2000 {
-		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
-		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
-		in.Repo.Stars = (i * 7919) % 1000
-		switch i % 5 {
-		case 0, 1:
-			in.Tagline = "A beacon on the coast" // two fifths
-		case 2, 3:
-			in.Tagline = "A harbour with a crane" // two fifths, with beacon in 20 only
-		}
-		if i%100 == 4 {
-			in.Tagline = "A beacon by a crane"
-		}
-		ins = append(ins, in)
-	}
-	upsertBatches(t, s, ins, func() { clk.Advance(time.Minute) })
-	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
-		t.Fatal(err)
-	}
 	if err := store.SampleShares(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -313,8 +302,10 @@ func TestRelevanceManyMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(page) != store.DefaultLimit || page[len(page)-1].Partial != c.partial {
-			t.Errorf("%q: %d bundles, the last partial %v, want %d, %v", c.q, len(page), page[len(page)-1].Partial, store.DefaultLimit, c.partial)
+		if len(page) != store.DefaultLimit {
+			t.Errorf("%q: %d bundles, want %d", c.q, len(page), store.DefaultLimit)
+		} else if last := page[len(page)-1]; last.Partial != c.partial {
+			t.Errorf("%q: the last bundle partial %v, want %v", c.q, last.Partial, c.partial)
 		}
 	}
 }

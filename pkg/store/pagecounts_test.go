@@ -238,24 +238,36 @@ const lighthouses = 5000
 // with "beacon" in their tagline, analysed,
 // so that the planner's statistics list their words and values.
 func manyLighthouses(t *testing.T) *store.Store {
+	return lighthouseIndex(t, lighthouses, func(i int) string {
+		if i%3 == 0 {
+			return "A beacon on the coast" // a third
+		}
+		return ""
+	})
+}
+
+// lighthouseIndex is a store of n bundles named "Lighthouse keeper <i>",
+// a quarter of them in Kotlin (the others in Go), the i-th with tagline(i)
+// as its tagline when it is not empty, written in batches apart in the
+// recency order and analysed.
+func lighthouseIndex(t *testing.T, n int, tagline func(i int) string) *store.Store {
 	t.Helper()
 	s, clk := newStore(t)
-	ctx := context.Background()
 	var ins []store.BundleInput
-	for i := range lighthouses {
+	for i := range n {
 		in := repoBundle("many", fmt.Sprintf("r%04d", i), "index.md")
 		in.Name = fmt.Sprintf("Lighthouse keeper %d", i)
 		in.Repo.Stars = (i * 7919) % 1000
 		if i%4 == 0 {
 			in.Repo.Language = ptr("Kotlin") // a quarter
 		}
-		if i%3 == 0 {
-			in.Tagline = "A beacon on the coast" // a third
+		if tl := tagline(i); tl != "" {
+			in.Tagline = tl
 		}
 		ins = append(ins, in)
 	}
 	upsertBatches(t, s, ins, func() { clk.Advance(time.Minute) }) // batches apart in the recency order
-	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+	if _, err := s.Pool().Exec(context.Background(), `ANALYZE bundles`); err != nil {
 		t.Fatal(err)
 	}
 	return s
