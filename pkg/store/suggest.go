@@ -163,21 +163,37 @@ func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correct
 		exact = append(exact, variants[i]...)
 		for _, cut := range cutsInTwo(w.text) {
 			exact = append(exact, cut[0], cut[1])
-			if n <= maxGluedTypoRunes {
-				for _, half := range cut {
-					if n := utf8.RuneCountInString(half); n >= minSuggestWordRunes && n <= shortWordRunes {
-						exact = append(exact, oneEditAway(half)...)
-					}
-				}
-			}
 		}
-	}
-	rows, err := tx.Query(ctx, similarWordsSQL, bySimilarity, exact, suggestCandidates)
-	if err != nil {
-		return nil, err
 	}
 	similar := make([][]string, len(words))
 	known := map[string]bool{}
+	if err := lookUpWords(ctx, tx, bySimilarity, exact, similar, known); err != nil {
+		return nil, err
+	}
+	// The parts of glued words that may hold a typo, now that the parts
+	// known as they are typed are.
+	if more := gluedTypoVariants(words, known); len(more) > 0 {
+		if err := lookUpWords(ctx, tx, nil, more, similar, known); err != nil {
+			return nil, err
+		}
+	}
+	fixes := make([][]correction, len(words))
+	for i, w := range words {
+		if utf8.RuneCountInString(w.text) >= minSuggestWordRunes {
+			fixes[i] = wordCorrections(w.text, variants[i], known, similar[i])
+		}
+	}
+	return fixes, nil
+}
+
+// lookUpWords adds to similar[i] the words of suggest_words most similar
+// to bySimilarity[i] (an empty one is skipped), and to known which of
+// exact exist.
+func lookUpWords(ctx context.Context, tx pgx.Tx, bySimilarity, exact []string, similar [][]string, known map[string]bool) error {
+	rows, err := tx.Query(ctx, similarWordsSQL, bySimilarity, exact, suggestCandidates)
+	if err != nil {
+		return err
+	}
 	var i int
 	var word string
 	_, err = pgx.ForEachRow(rows, []any{&i, &word}, func() error {
@@ -188,14 +204,5 @@ func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correct
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	fixes := make([][]correction, len(words))
-	for i, w := range words {
-		if utf8.RuneCountInString(w.text) >= minSuggestWordRunes {
-			fixes[i] = wordCorrections(w.text, variants[i], known, similar[i])
-		}
-	}
-	return fixes, nil
+	return err
 }

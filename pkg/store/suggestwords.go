@@ -183,6 +183,32 @@ func cutsInTwo(w string) [][2]string {
 	return out
 }
 
+// gluedTypoVariants are the strings Suggest looks up, once it knows which
+// parts of words exist as typed, for the words that may be two words
+// glued with a typo in a short part ("okfarg" for "okf org"): every
+// string one edit from a short part whose other part is known. Such a
+// word has at most maxGluedTypoRunes runes and so maxEdits of 2, and the
+// glue is one: the other part must be exact. Each short part alone has a
+// few hundred such strings, three words of a name a few thousand primary
+// key probes; only the cuts that can be corrected are looked up.
+func gluedTypoVariants(words []nameWord, known map[string]bool) []string {
+	var out []string
+	for _, w := range words {
+		if n := utf8.RuneCountInString(w.text); n < minSuggestWordRunes || n > maxGluedTypoRunes {
+			continue
+		}
+		for _, cut := range cutsInTwo(w.text) {
+			for i, part := range cut {
+				n := utf8.RuneCountInString(part)
+				if known[cut[1-i]] && n >= minSuggestWordRunes && n <= shortWordRunes {
+					out = append(out, oneEditAway(part)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // spellings are the known words that part of a word of glued runes cut
 // in two may be: itself, and when both are short, those one edit away.
 func spellings(part string, glued int, known map[string]bool) []correction {

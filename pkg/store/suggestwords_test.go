@@ -74,6 +74,51 @@ func TestOneEditAway(t *testing.T) {
 	}
 }
 
+func TestGluedTypoVariants(t *testing.T) {
+	for _, c := range []struct {
+		q       string
+		known   []string
+		has     []string // among the variants
+		lacks   []string // not among them
+		howMany int      // -1: any but none
+	}{
+		// "okf" is known: "arg" is one edit from "org".
+		{"okfarg", []string{"okf"}, []string{"org", "ag", "barg"}, []string{"okfa", "okf"}, -1},
+		// "arg" is known: the typo may be in "okf".
+		{"okfarg", []string{"arg"}, []string{"okg", "kf"}, []string{"org"}, -1},
+		// No part known: nothing to correct, nothing looked up.
+		{"okfarg", nil, nil, nil, 0},
+		// Longer than maxGluedTypoRunes: corrected by similarity, not cut.
+		{"kubernetesorg", []string{"kubernetes", "org"}, nil, nil, 0},
+		// A known part beside two runes, too short to be a word.
+		{"xynotes", []string{"notes"}, nil, nil, 0},
+		// Two words: only the one with a known part.
+		{"okfarg zzzzz", []string{"okf"}, []string{"org"}, []string{"zzzz"}, -1},
+	} {
+		known := map[string]bool{}
+		for _, k := range c.known {
+			known[k] = true
+		}
+		got := gluedTypoVariants(nameWords(c.q), known)
+		if c.howMany >= 0 && len(got) != c.howMany {
+			t.Errorf("gluedTypoVariants(%q, %v) = %d strings, want %d", c.q, c.known, len(got), c.howMany)
+		}
+		if c.howMany < 0 && len(got) == 0 {
+			t.Errorf("gluedTypoVariants(%q, %v) is empty", c.q, c.known)
+		}
+		for _, h := range c.has {
+			if !slices.Contains(got, h) {
+				t.Errorf("gluedTypoVariants(%q, %v) lacks %q", c.q, c.known, h)
+			}
+		}
+		for _, l := range c.lacks {
+			if slices.Contains(got, l) {
+				t.Errorf("gluedTypoVariants(%q, %v) has %q", c.q, c.known, l)
+			}
+		}
+	}
+}
+
 func TestWordCorrections(t *testing.T) {
 	known := map[string]bool{"okf": true, "org": true, "docs": true, "doc": true, "fucina": true}
 	for _, c := range []struct {
