@@ -93,6 +93,7 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"kube", "kube"},                           // typed, not finished
 		{"financas", "financas"},                   // without accents
 		{"orcamento familia", "financas"},          // Portuguese, stemmed and unaccented
+		{"portuguese", "financas"},                 // the language it is written in
 		{"大模型", "llm"},                             // Han bigrams
 		{"ガイドライン", "pharmacy"},                     // Katakana
 		{"https://github.com/SatohaCC/PharmacyDomain.git", "pharmacy"},

@@ -78,6 +78,7 @@ var minRecall5 = map[string]float64{
 	"question": 1,
 	"extra":    1,
 	"lang":     1,
+	"langname": 1,
 	"hyphen":   0.97,
 	"camel":    1,
 	"cjk":      0.93,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -87,14 +88,16 @@ func (r bundleRow) analysed() bundleRow {
 // Version 2 adds the look_alike_key column (migration 0021); version 3
 // splits the repository as the code host spells it (its camelCase), not
 // the lowercase source.repo; version 4 adds the glued words of names
-// joined by '-', '_' or '.' ("kf-cpto" -> kfcpto).
-const analysisVersion = 4
+// joined by '-', '_' or '.' ("kf-cpto" -> kfcpto); version 5 the names
+// of the bundle's language when it is not English (LanguageNames).
+const analysisVersion = 5
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line
 // each: A the name and the repository as the code host spells it (the
 // stored repo is lowercase, which loses its camelCase), B the tagline, C
-// the description, D the concepts' names and summaries.
+// the description and the names of the bundle's language
+// (searchtext.LanguageNames), D the concepts' names and summaries.
 func analyse(in BundleInput) (lang, extra string) {
 	var concepts strings.Builder
 	for _, k := range in.ConceptList {
@@ -104,9 +107,17 @@ func analyse(in BundleInput) (lang, extra string) {
 		concepts.WriteByte(' ')
 	}
 	a := in.Name + " " + in.Source.Dir + " " + in.Source.DisplayRepo()
-	lang = searchtext.Language(in.Name + " " + in.Tagline + " " + in.Description + " " + concepts.String())
+	text := in.Name + " " + in.Tagline + " " + in.Description + " " + concepts.String()
+	lang = searchtext.Language(text)
+	// The language's names go with the description's words (C), which are
+	// also analysed in English: "german recipes" finds "Rezepte" before an
+	// English bundle that mentions German once. A CJK name is also cut
+	// into its bigrams, as a query cuts it.
+	names := searchtext.LanguageNames(lang, text)
+	description := strings.Join(slices.DeleteFunc([]string{searchtext.Expand(in.Description), names, searchtext.Expand(names)},
+		func(s string) bool { return s == "" }), " ")
 	extra = strings.Join([]string{searchtext.Expand(a), searchtext.Expand(in.Tagline),
-		searchtext.Expand(in.Description), searchtext.Expand(concepts.String())}, "\n")
+		description, searchtext.Expand(concepts.String())}, "\n")
 	return lang, extra
 }
 

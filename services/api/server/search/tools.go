@@ -41,8 +41,9 @@ func (s *Service) tools() toolSet {
 				"snippet {field, text, highlights} of the passage q matched when q is given. To read further, call " +
 				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
 				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead. q may be a " +
-				"question in any words: word forms and accents do not matter, and with sort=relevance the bundles " +
-				"holding most of its words come first.",
+				"question in any words: word forms and accents do not matter, a language's name (\"german\", " +
+				"\"portuguese\") finds the bundles written in it, and with sort=relevance the bundles holding most " +
+				"of its words come first.",
 			Annotations: read,
 		}, Call: func(ctx context.Context, args map[string]any) (any, error) {
 			q, err := mcpserver.QueryOf(args)
