@@ -13,11 +13,12 @@ const (
 	Italian    = "okf_italian"
 	Dutch      = "okf_dutch"
 	Russian    = "okf_russian"
+	Turkish    = "okf_turkish" // migration 0033
 )
 
 // Stemmed lists every stemming configuration, English first: English is the
 // default, so it comes first wherever order breaks a tie.
-var Stemmed = []string{English, Portuguese, Spanish, French, German, Italian, Dutch, Russian}
+var Stemmed = []string{English, Portuguese, Spanish, French, German, Italian, Dutch, Russian, Turkish}
 
 // stopFiles names the embedded stop word list of each stemming configuration.
 var stopFiles = map[string]string{
@@ -29,4 +30,5 @@ var stopFiles = map[string]string{
 	Italian:    "italian.stop",
 	Dutch:      "dutch.stop",
 	Russian:    "russian.stop",
+	Turkish:    "turkish.stop",
 }

@@ -23,6 +23,13 @@ const (
 	// syllable or a short word, and a Japanese or Chinese bundle is full of
 	// Latin product names and code that would otherwise outnumber it.
 	cjkWeight = 3
+	// minTurkishLetters: Turkish says with suffixes what the others say
+	// with stop words ("araştırmaları için": for the studies), so its
+	// prose holds a third as many, under minStopShare. Its letters ı, ğ and
+	// ş, which no other language of ours writes, say it instead: with this
+	// many of them, Turkish stop words leading the count and at least
+	// minStopWords of them are enough.
+	minTurkishLetters = 3
 )
 
 // Language returns the configuration to analyse a bundle whose text is
@@ -72,7 +79,7 @@ func Language(text string) string {
 // words are in several lists at once and would decide by accident.
 func latinLanguage(text string) string {
 	hits := make([]int, len(Stemmed)) // by index in Stemmed
-	words := 0
+	words, turkishLetters := 0, 0
 	var lower [maxStopWordBytes]byte
 	for token := range tokens(text) {
 		word := trimToWord(token)
@@ -97,6 +104,8 @@ func latinLanguage(text string) string {
 			count(hits, stopMasks[string(lower[:len(word)])])
 			continue
 		}
+		turkishLetters += strings.Count(word, "ı") + strings.Count(word, "ğ") + strings.Count(word, "ş") +
+			strings.Count(word, "Ğ") + strings.Count(word, "Ş") + strings.Count(word, "İ")
 		folded = fold(word)
 		count(hits, stopMasks[folded])
 	}
@@ -107,6 +116,9 @@ func latinLanguage(text string) string {
 		}
 	}
 	n := hits[best]
+	if Stemmed[best] == Turkish && n >= minStopWords && turkishLetters >= minTurkishLetters {
+		return Turkish
+	}
 	if n < minStopWords || float64(n) < minStopShare*float64(words) {
 		return English
 	}

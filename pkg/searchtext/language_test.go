@@ -29,6 +29,9 @@ var languageCases = []struct {
 	{"all-caps acronyms are not stop words", "AI DE DA LA TA DI ML Agents", English},
 	{"slug letters are not stop words", "urn:ngm:class:3-d-and-4-d urn:x:d-d-d-d-d-d 3-d-asset", English},
 	{"Russian", "Руководство по настройке сервера и базы данных для проекта.", Russian},
+	{"Turkish", "Çocuklar ve dijital dünya araştırmaları için bilgi tabanı ve veri gizliliği notları.", Turkish},
+	{"English naming Turkish places", "A guide to the Istanbul office: how to reach Kadıköy and Beşiktaş by ferry, " +
+		"and what the team does there on Fridays.", English},
 	{"Chinese", "大模型研究与应用的知识库", Simple},
 	{"Japanese with Latin names", "PharmacyDomain プロジェクトの設計ガイドライン、実装構成をまとめたナレッジベース", Simple},
 	{"Korean", "한국어 검색 엔진 설계 문서", Simple},
@@ -79,6 +82,8 @@ func TestLanguageOnRealBundles(t *testing.T) {
 		{"awesome-flexloop__awesome-okf/bundles/ai-agent/ai-agent-fundamentals/index.md", Simple},
 		{"awesome-flexloop__awesome-okf/bundles/agnes-ai/index.md", Simple},
 		{"SatohaCC__PharmacyDomain/okf/index.md", Simple},
+		// Few stop words (Turkish says it with suffixes): told by ı, ğ, ş.
+		{"urbanhobbit__bilgi-llm-wiki/okf-bundle/index.md", Turkish},
 		// Slugs like "3-d-and-4-d" once made this English list French.
 		{"DreamLab-AI__knowledgeGraph/okf/index.md", English},
 	}

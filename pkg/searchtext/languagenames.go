@@ -18,6 +18,7 @@ var languageNames = map[string]string{
 	Italian:    "italian italiano",
 	Dutch:      "dutch nederlands",
 	Russian:    "russian русский",
+	Turkish:    "turkish türkçe",
 }
 
 // The names of the languages Simple analyses, told apart by their scripts.

@@ -14,6 +14,7 @@ func TestLanguageNames(t *testing.T) {
 		"Dutch":               "dutch nederlands",
 		"stop words without accents match accented lists": "portuguese português",
 		"Russian":                   "russian русский",
+		"Turkish":                   "turkish türkçe",
 		"Chinese":                   "chinese 中文",
 		"Japanese with Latin names": "japanese 日本語",
 		"Korean":                    "korean 한국어",

@@ -49,7 +49,8 @@ func isStopWord(config, word string) bool {
 // unaccent dictionary does before stop words are looked up, so "Não" and
 // "nao" are the same stop word: NFD, then runes of category Mn dropped.
 // The one exception is the breve of Cyrillic й, which unaccent keeps (it is
-// a letter of its own in Russian, not an accented и).
+// a letter of its own in Russian, not an accented и); and the dotless ı,
+// which has no accent to drop but which unaccent maps to i.
 func fold(word string) string {
 	if isASCII(word) {
 		return strings.ToLower(word)
@@ -60,6 +61,9 @@ func fold(word string) string {
 	for _, r := range norm.NFD.String(strings.ToLower(word)) {
 		if unicode.Is(unicode.Mn, r) && !(r == '\u0306' && (prev == 'и' || prev == 'И')) {
 			continue
+		}
+		if r == 'ı' { // Turkish dotless i: no accent to drop, but unaccent maps it to i
+			r = 'i'
 		}
 		b.WriteRune(r)
 		prev = r

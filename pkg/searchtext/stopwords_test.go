@@ -54,6 +54,8 @@ func TestFold(t *testing.T) {
 		{"ещё", "еще"}, // unaccent maps ё to е
 		{"мой", "мой"}, // but keeps й
 		{"Й", "й"},
+		{"aslında", "aslinda"}, // unaccent maps the dotless ı to i
+		{"İçin", "icin"},
 		{"大模型", "大模型"},
 	}
 	for _, tt := range tests {
