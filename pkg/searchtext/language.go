@@ -40,7 +40,8 @@ const (
 // Simple, for no stemmer of ours knows it; Latin (which wins ties) goes on
 // to stop words. Of Latin text, the language whose stop words are the
 // largest share of its words, when that share and count clear the
-// thresholds above; English when nothing stands out, on ties, and for
+// thresholds above (Turkish, whose stop words are few, also when they lead
+// and the text holds minTurkishLetters of its letters); English when nothing stands out, on ties, and for
 // empty text. A bundle may mix languages: the one it uses most for its
 // connecting words wins. Language reads at most the first 8 KiB of text.
 func Language(text string) string {

@@ -170,8 +170,8 @@ func correctWords(ctx context.Context, tx pgx.Tx, words []nameWord) ([][]correct
 	if err := lookUpWords(ctx, tx, bySimilarity, exact, similar, known); err != nil {
 		return nil, err
 	}
-	// The parts of glued words that may hold a typo, now that the parts
-	// known as they are typed are.
+	// Then the strings one edit from a part of a glued word, for the cuts
+	// whose other part the first lookup found (gluedTypoVariants).
 	if more := gluedTypoVariants(words, known); len(more) > 0 {
 		if err := lookUpWords(ctx, tx, nil, more, similar, known); err != nil {
 			return nil, err
