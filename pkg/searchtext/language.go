@@ -105,8 +105,11 @@ func latinLanguage(text string) string {
 			count(hits, stopMasks[string(lower[:len(word)])])
 			continue
 		}
-		turkishLetters += strings.Count(word, "ı") + strings.Count(word, "ğ") + strings.Count(word, "ş") +
-			strings.Count(word, "Ğ") + strings.Count(word, "Ş") + strings.Count(word, "İ")
+		for _, r := range word {
+			if strings.ContainsRune("ığşİĞŞ", r) {
+				turkishLetters++
+			}
+		}
 		folded = fold(word)
 		count(hits, stopMasks[folded])
 	}

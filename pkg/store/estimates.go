@@ -230,7 +230,7 @@ const fullFactor = 10
 // number, and a page past the window (restPage) or after a cursor has no
 // partial tier: none of them is left to the estimate.
 func (s *Store) manyMatches(ctx context.Context, p SearchParams, q searchtext.Query) bool {
-	if len(q.Terms) < 2 || len(q.Excluded) > 0 || p.filtered() || p.After != "" || p.Offset >= 3*rankWindow ||
+	if len(q.Terms) < 2 || len(q.Excluded) > 0 || p.filtered() || p.After != "" || p.Offset >= restFrom ||
 		slices.ContainsFunc(q.Terms, func(t searchtext.Term) bool { return t.Phrase }) {
 		return false
 	}

@@ -88,6 +88,11 @@ const (
 	partialAllButOne = 32
 )
 
+// restFrom is the offset from which a relevance page lists the rest tier
+// alone (restPage): past e, h and p, which hold at most rankWindow each,
+// neither the window nor the partial tier can reach it.
+const restFrom = 3 * rankWindow
+
 // relevance is the ranked search described at the top of this file, in
 // three tiers (exactTier, rankedTier, restTier) of the bundles holding
 // every term of q, and the partial tier (partialTier) after them:
@@ -169,7 +174,7 @@ ORDER BY page.indexed_at DESC, page.id`
 	if after != "" {
 		return restPage(match+` AND `+after, limit+3*rankWindow, ``)
 	}
-	if offset >= 3*rankWindow {
+	if offset >= restFrom {
 		return restPage(match, offset+limit, ` OFFSET `+strconv.Itoa(offset)+` - `+ranked)
 	}
 	end := offset + limit
