@@ -222,8 +222,8 @@ const fullFactor = 10
 // independent) that relevance's partial tier adds nothing to the page of
 // p: the tier lists bundles only when fewer than the page's end hold every
 // term. Its sources are then left out of the statement, where planning
-// them was a third of its planning (1.6 of 4.8 ms for two words at 1M),
-// though they never ran. An estimate too high (words that exclude each
+// them was a third of its planning though they never ran (the figures are
+// in docs/decisions.md). An estimate too high (words that exclude each
 // other) costs a second statement: Search asks again with the tier when
 // the page comes back short, which is exactly when the tier adds to it.
 // Filters change the matches' share, a phrase or an excluded word their
