@@ -171,7 +171,7 @@ func BenchmarkQueries(b *testing.B) {
 			Versions: []string{"0.1"}, Languages: []string{"python"}})),
 		// What "did you mean" asks when a search finds few: a live name with
 		// one letter dropped.
-		shape{"suggest typo", func(i int) error { _, err := s.Suggest(ctx, typos[i%len(typos)]); return err }, nil},
+		shape{"suggest typo", func(i int) error { _, err := s.Suggest(ctx, typos[i%len(typos)], false); return err }, nil},
 	)
 	// What people and agents type (issue 23): questions of common words,
 	// words typed partly, other word forms, CJK, pasted URLs, and words no

@@ -363,7 +363,7 @@ func suggestHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 	t.Helper()
 	hits := 0
 	for _, ty := range typos {
-		got, err := s.Suggest(context.Background(), ty.q)
+		got, err := s.Suggest(context.Background(), ty.q, false)
 		if err != nil {
 			t.Fatalf("suggest %q: %v", ty.q, err)
 		}
@@ -410,4 +410,69 @@ func TestRelevanceJudged(t *testing.T) {
 		}
 	}
 	t.Logf("suggest: %.0f%% of %d typos offer the name they misspell", 100*suggestHits(t, s, typos), len(typos))
+	wordTypos := judgedWordTypos(t)
+	if hits := wordTypoHits(t, s, wordTypos); hits < minWordTypoHits {
+		t.Errorf("word typos: %.0f%% of %d list their bundle among the first five, want at least %.0f%%",
+			100*hits, len(wordTypos), 100*minWordTypoHits)
+	}
+}
+
+// minWordTypoHits is the least share of testdata/wordtypos.tsv whose page
+// lists the wanted bundle among its first five.
+const minWordTypoHits = 0.9
+
+// judgedWordTypos are the lines of testdata/wordtypos.tsv: a misspelt word
+// of a name, and the owner/repo it should find.
+func judgedWordTypos(t testing.TB) []judgedTypo {
+	t.Helper()
+	data, err := os.ReadFile("testdata/wordtypos.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []judgedTypo
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		col := strings.Split(line, "\t")
+		if len(col) != 2 {
+			t.Fatalf("wordtypos.tsv: %q is not a query and an owner/repo", line)
+		}
+		out = append(out, judgedTypo{col[0], col[1]})
+	}
+	return out
+}
+
+// wordTypoHits is the share of typos whose page, as the API makes it, lists
+// the wanted repository among its first five: each finds nothing as typed
+// (a typo that finds bundles is no test of the correction), and the page
+// lists what Suggest's first suggestion with words finds.
+func wordTypoHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
+	t.Helper()
+	ctx := context.Background()
+	search := func(q string) []store.Bundle {
+		page, err := s.Search(ctx, store.SearchParams{Q: q, Sort: wire.SortRelevance, Limit: 5})
+		if err != nil {
+			t.Fatalf("search %q: %v", q, err)
+		}
+		return page
+	}
+	hits := 0
+	for _, ty := range typos {
+		if page := search(ty.q); len(page) > 0 {
+			t.Fatalf("wordtypos.tsv: %q finds %d bundles as typed", ty.q, len(page))
+		}
+		got, err := s.Suggest(ctx, ty.q, true)
+		if err != nil {
+			t.Fatalf("suggest %q: %v", ty.q, err)
+		}
+		if len(got) > 0 && slices.ContainsFunc(search(got[0]), func(b store.Bundle) bool {
+			return b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, ty.want)
+		}) {
+			hits++
+		} else {
+			t.Logf("word typo %q: suggested %q, %s not among the first five", ty.q, got, ty.want)
+		}
+	}
+	return float64(hits) / float64(max(len(typos), 1))
 }

@@ -68,6 +68,22 @@ SELECT c.i, CASE c.key
 FROM c JOIN found AS f ON f.keys @> ARRAY[c.key]
 ORDER BY c.i`
 
+// heldWordsSQL reads which of n corrections, $1 to $n, the names or
+// taglines of live bundles hold (each the words of one correction, all in
+// one bundle), as their places, 1 to n, in order. Each is its own EXISTS
+// of a constant, so that each is planned for its words: a common word's
+// walks the recency index to its first holder, a rare one's reads the
+// head's text index (a parameter per row read all of a common word's
+// postings, 23 ms for "guide" at 1M).
+func heldWordsSQL(n int) string {
+	var rows []string
+	for i := 1; i <= n; i++ {
+		rows = append(rows, `(`+strconv.Itoa(i)+`, EXISTS (SELECT 1 FROM bundles
+    WHERE visibility = 'live' AND search_head @@ plainto_tsquery('okf_simple', $`+strconv.Itoa(i)+`::text)))`)
+	}
+	return `SELECT i FROM (VALUES ` + strings.Join(rows, `, `) + `) AS c(i, held) WHERE held ORDER BY i`
+}
+
 // addSuggestWordsSQL adds the words $1 (sorted, distinct) of the names of
 // bundles a write left live to suggest_words.
 const addSuggestWordsSQL = `
@@ -88,9 +104,17 @@ ON CONFLICT (word) DO NOTHING`
 // its bundle first. Hidden and low bundles are never offered. A q outside
 // minSuggestRunes..maxSuggestRunes, or of more than maxSuggestWords words,
 // gets none.
-func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
-	words := nameWords(q)
-	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes || len(words) > maxSuggestWords {
+//
+// With words (the caller's search of q found no bundle at all, so that no
+// word of q is a word any bundle holds), a q that no name is near gets
+// its words corrected instead (wordCandidates): "qiskt" is "qiskit", a
+// word of the name "Qiskit Primer", which a search for it finds. Without
+// words such corrections are never offered: a q that finds bundles holds
+// words people use, which a word of a name a letter away ("note" and
+// "notes") would only replace.
+func (s *Store) Suggest(ctx context.Context, q string, words bool) ([]string, error) {
+	qWords := nameWords(q)
+	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes || len(qWords) > maxSuggestWords {
 		return nil, nil
 	}
 	var out []string
@@ -103,11 +127,12 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 			set_config('statement_timeout', $2, true)`, threshold, timeout); err != nil {
 			return err
 		}
-		fixes, err := correctWords(ctx, tx, words)
+		fixes, err := correctWords(ctx, tx, qWords)
 		if err != nil {
 			return err
 		}
-		cands := candidates(q, words, fixes, maxEdits(strings.ToLower(q)))
+		budget := maxEdits(strings.ToLower(q))
+		cands := candidates(q, qWords, fixes, budget)
 		if len(cands) == 0 {
 			return nil
 		}
@@ -131,6 +156,26 @@ func (s *Store) Suggest(ctx context.Context, q string) ([]string, error) {
 				seen[key] = true
 				out = append(out, *name)
 			}
+			return nil
+		})
+		if err != nil || len(out) > 0 || !words {
+			return err
+		}
+		cands, fixed := wordCandidates(q, qWords, fixes, budget)
+		if len(cands) == 0 {
+			return nil
+		}
+		// suggest_words keeps the words of names that are hidden since.
+		args := make([]any, len(fixed))
+		for k, f := range fixed {
+			args[k] = f
+		}
+		rows, err = tx.Query(ctx, heldWordsSQL(len(fixed)), args...)
+		if err != nil {
+			return err
+		}
+		_, err = pgx.ForEachRow(rows, []any{&i}, func() error {
+			out = append(out, cands[i-1].text)
 			return nil
 		})
 		return err

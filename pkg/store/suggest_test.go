@@ -50,14 +50,38 @@ func TestSuggest(t *testing.T) {
 		{"narwhal atlass", nil},                             // hidden
 		{"narwhal-atls", nil},                               // hidden, by repository name
 		{"cluster", nil},                                    // a word of a name is not a typo of it
+		{"zanzibr", nil},                                    // a word of a name, not a name
 		{"completely different", nil},
 	} {
-		got, err := s.Suggest(ctx, c.q)
+		got, err := s.Suggest(ctx, c.q, false)
 		if err != nil {
 			t.Fatalf("Suggest(%q): %v", c.q, err)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("Suggest(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+	// With words (the search found nothing), a q no name is near gets its
+	// words corrected to words of live names; names still come first.
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"zanzibr", []string{"zanzibar"}},
+		{"Zanzibr handbok", []string{"Zanzibar Handbook"}},        // the name, whole
+		{"Cluster diarry notez", []string{"Cluster diary notes"}}, // each word of a bundle's name
+		{"kubernets", []string{"kubernetes"}},                     // a word of a repository's name
+		{"okforg", []string{"OKF Org"}},                           // a name first
+		{"narwhl", nil},                                           // a hidden bundle's word
+		{"quoka", nil},                                            // a low bundle's word
+		{"completely different", nil},
+	} {
+		got, err := s.Suggest(ctx, c.q, true)
+		if err != nil {
+			t.Fatalf("Suggest(%q, words): %v", c.q, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Suggest(%q, words) = %q, want %q", c.q, got, c.want)
 		}
 	}
 }
@@ -73,7 +97,7 @@ func TestSuggestClosestFirstAndBounded(t *testing.T) {
 	for i := range 5 {
 		mustUpsert(t, s, named("dup", fmt.Sprintf("r%d", i), "index.md", "widgets"))
 	}
-	got, err := s.Suggest(ctx, "widgetz")
+	got, err := s.Suggest(ctx, "widgetz", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +120,7 @@ func TestSuggestClosestFirstAndBounded(t *testing.T) {
 
 	// Out of bounds: no lookup, no error.
 	for _, q := range []string{"", "wi", strings.Repeat("widgets ", 25)} {
-		if got, err := s.Suggest(ctx, q); err != nil || got != nil {
+		if got, err := s.Suggest(ctx, q, false); err != nil || got != nil {
 			t.Errorf("Suggest(%.20q...) = %q, %v; want nothing", q, got, err)
 		}
 	}

@@ -236,19 +236,7 @@ type candidate struct {
 // into at most maxSuggestCandidates queries within budget edits, fewest
 // edits first: each word corrected alone, then each pair of words.
 func candidates(q string, words []nameWord, fixes [][]correction, budget int) []candidate {
-	rewrite := func(with map[int]string) string {
-		var b strings.Builder
-		last := 0
-		for i, w := range words {
-			if text, ok := with[i]; ok {
-				b.WriteString(q[last:w.start])
-				b.WriteString(text)
-				last = w.end
-			}
-		}
-		b.WriteString(q[last:])
-		return b.String()
-	}
+	rewrite := func(with map[int]string) string { return rewrite(q, words, with) }
 	var out []candidate
 	for i := range words {
 		for _, f := range fixes[i] {
@@ -270,6 +258,56 @@ func candidates(q string, words []nameWord, fixes [][]correction, budget int) []
 	}
 	slices.SortStableFunc(out, func(a, b candidate) int { return a.edits - b.edits })
 	return out[:min(len(out), maxSuggestCandidates)]
+}
+
+// wordCandidates are the corrections of q that Suggest offers when no name
+// is near q and a search of q found nothing (its words): for a q of one
+// word, that word's corrections (closest first, at most MaxSuggestions);
+// for more, q with every word that has a correction replaced by its
+// closest, when that is within budget edits in all, so that "qiskt primr"
+// is "qiskit primer", not "qiskit primr". Each correction is a word (or
+// two glued words) of a name, which fixed holds for each candidate (the
+// corrections alone, space-separated): Suggest offers a candidate only when
+// a live bundle's name or tagline holds them.
+func wordCandidates(q string, words []nameWord, fixes [][]correction, budget int) (out []candidate, fixed []string) {
+	if len(words) == 1 {
+		for _, f := range fixes[0] {
+			if f.edits <= budget && len(out) < MaxSuggestions {
+				out = append(out, candidate{rewrite(q, words, map[int]string{0: f.text}), f.edits})
+				fixed = append(fixed, f.text)
+			}
+		}
+		return out, fixed
+	}
+	with, edits := map[int]string{}, 0
+	var texts []string
+	for i := range words {
+		if len(fixes[i]) > 0 {
+			with[i] = fixes[i][0].text
+			edits += fixes[i][0].edits
+			texts = append(texts, fixes[i][0].text)
+		}
+	}
+	if len(with) == 0 || edits > budget {
+		return nil, nil
+	}
+	return []candidate{{rewrite(q, words, with), edits}}, []string{strings.Join(texts, " ")}
+}
+
+// rewrite is q with the words of the places in with (indexes of words)
+// replaced by their texts.
+func rewrite(q string, words []nameWord, with map[int]string) string {
+	var b strings.Builder
+	last := 0
+	for i, w := range words {
+		if text, ok := with[i]; ok {
+			b.WriteString(q[last:w.start])
+			b.WriteString(text)
+			last = w.end
+		}
+	}
+	b.WriteString(q[last:])
+	return b.String()
 }
 
 // maxEdits is the edit distance a correction may be from key: one for a

@@ -167,3 +167,30 @@ func TestCandidates(t *testing.T) {
 		t.Errorf("%d candidates, want the cap %d", len(got), maxSuggestCandidates)
 	}
 }
+
+func TestWordCandidates(t *testing.T) {
+	for _, c := range []struct {
+		q      string
+		fixes  [][]correction
+		budget int
+		want   []candidate
+		fixed  []string
+	}{
+		// One word: its corrections, closest first, at most MaxSuggestions.
+		{"Qiskt", [][]correction{{{"qiskit", 1}, {"qiskat", 2}}}, 2, []candidate{{"qiskit", 1}, {"qiskat", 2}}, []string{"qiskit", "qiskat"}},
+		{"qiskt", [][]correction{{{"qiskit", 1}, {"qiskat", 2}}}, 1, []candidate{{"qiskit", 1}}, []string{"qiskit"}},
+		{"abcd", [][]correction{{{"abce", 1}, {"abcf", 1}, {"abcg", 1}, {"abch", 1}}}, 1,
+			[]candidate{{"abce", 1}, {"abcf", 1}, {"abcg", 1}}, []string{"abce", "abcf", "abcg"}},
+		{"okforg", [][]correction{{{"okf org", 1}}}, 2, []candidate{{"okf org", 1}}, []string{"okf org"}},
+		// Several: every word that has a correction takes its closest, in one.
+		{"qiskt primr-notes", [][]correction{{{"qiskit", 1}}, {{"primer", 1}, {"prime", 1}}, nil}, 3,
+			[]candidate{{"qiskit primer-notes", 2}}, []string{"qiskit primer"}},
+		{"qiskt primr", [][]correction{{{"qiskit", 1}}, {{"primer", 2}}}, 2, nil, nil}, // over the budget
+		{"plain words", [][]correction{nil, nil}, 3, nil, nil},
+	} {
+		got, fixed := wordCandidates(c.q, nameWords(c.q), c.fixes, c.budget)
+		if !slices.Equal(got, c.want) || !slices.Equal(fixed, c.fixed) {
+			t.Errorf("wordCandidates(%q) = %v, %q; want %v, %q", c.q, got, fixed, c.want, c.fixed)
+		}
+	}
+}

@@ -12,6 +12,10 @@ type Page struct {
 	// a small edit distance), offered when a search with q finds few
 	// bundles on its first page; absent otherwise.
 	DidYouMean []string `json:"did_you_mean,omitempty"`
+	// CorrectedQ is the q whose bundles the page lists, when q itself
+	// found none on its first page and its first did_you_mean did: the
+	// items, next and next_offset are that q's. Absent otherwise.
+	CorrectedQ *string `json:"corrected_q,omitempty"`
 }
 
 // Sort is the order of a search (contract 4.1, plus the relevance

@@ -153,12 +153,66 @@ func TestDidYouMean(t *testing.T) {
 		t.Errorf("searching the suggestion: %+v", pageIDs(page))
 	}
 	// The web page offers it as a link to the same search with q replaced.
-	body := string(a.get("/?q=okforg&language=Go", 200, nil))
-	if !strings.Contains(body, `Did you mean <a href="/?language=Go&amp;q=OKF&#43;Org">OKF Org</a>?`) {
+	body := string(a.get("/?q=recipe+notez+03&language=Python", 200, nil))
+	if !strings.Contains(body, `Did you mean <a href="/?language=Python&amp;q=Recipe&#43;notes&#43;03">Recipe notes 03</a>`) {
 		t.Errorf("the search page does not offer the suggestion:\n%s", body)
 	}
 	if body := string(a.get("/?q=recipe", 200, nil)); strings.Contains(body, "Did you mean") {
 		t.Error("the search page offers a suggestion for a search that finds plenty")
+	}
+}
+
+// TestSearchFindsItsCorrection: a first page that finds nothing lists what
+// its closest suggestion finds, and says so in corrected_q; its next page
+// is that q's. A word of q a letter from a word of names is corrected so
+// when no whole name is near q. A q that finds anything is never replaced.
+func TestSearchFindsItsCorrection(t *testing.T) {
+	t.Parallel()
+	a := suggestFixture(t, config.VariantBase)
+	for _, c := range []struct {
+		query, corrected, first string // first: the first item's name, "" for any
+	}{
+		{"q=okforg", "OKF Org", "OKF Org"},                        // a name
+		{"q=okforg&language=Go&sort=stars", "OKF Org", "OKF Org"}, // other parameters kept
+		{"q=recipz", "recipe", ""},                                // a word of names
+		{"q=recipz&language=Go", "", ""},                          // the correction finds nothing either
+		{"q=recipe+notez+03", "", ""},                             // found partly: offered, not replaced
+		{"q=qqqzzzxxx", "", ""},                                   // nothing near
+		{"q=okforg&offset=24", "", ""},                            // not a first page
+	} {
+		page := a.search(c.query)
+		got := ""
+		if page.CorrectedQ != nil {
+			got = *page.CorrectedQ
+		}
+		if got != c.corrected {
+			t.Errorf("%s: corrected_q %q, want %q", c.query, got, c.corrected)
+			continue
+		}
+		if c.corrected == "" {
+			if strings.Contains(c.query, "notez") != (len(page.Items) > 0) {
+				t.Errorf("%s: %d items", c.query, len(page.Items))
+			}
+			continue
+		}
+		if len(page.Items) == 0 || c.first != "" && page.Items[0].Name != c.first {
+			t.Errorf("%s: items %v, want %q first", c.query, pageIDs(page), c.first)
+		}
+		if len(page.DidYouMean) == 0 || page.DidYouMean[0] != c.corrected {
+			t.Errorf("%s: did_you_mean %q, want %q first", c.query, page.DidYouMean, c.corrected)
+		}
+	}
+	// The correction's next page is the correction's own.
+	page := a.search("q=recipz&limit=5")
+	if page.Next == nil || !strings.Contains(*page.Next, "q=recipe&") || len(page.Items) != 5 {
+		t.Fatalf("q=recipz&limit=5: next %v, %d items", page.Next, len(page.Items))
+	}
+	// The web page shows the correction in its box and says what was typed.
+	body := string(a.get("/?q=recipz", 200, nil))
+	for _, want := range []string{`No bundle matches <q>recipz</q>. Showing results for <q>recipe</q>.`, `value="recipe"`, `notes 00`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the search page of q=recipz lacks %q:\n%s", want, body)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -74,6 +75,14 @@ func (s *Service) searchView(c echo.Context, withFacets bool) (web.SearchView, i
 	}
 	if err == nil {
 		in.Page, err = s.d.Search.Page(ctx, p)
+	}
+	if err == nil && in.Page.CorrectedQ != nil {
+		// The page lists what the corrected q finds: the search box, the
+		// count, the filters' counts and the pager are that q's, and the
+		// page says what was typed.
+		in.Typed, in.Q, p.Q = in.Q, *in.Page.CorrectedQ, *in.Page.CorrectedQ
+		in.Form = maps.Clone(form)
+		in.Form.Set("q", p.Q)
 	}
 	var index wire.IndexStats
 	if err == nil && (withFacets || bare(p)) {

@@ -44,6 +44,28 @@ func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, er
 	if err != nil {
 		return wire.Page{}, err
 	}
+	full := 0 // bundles holding every word of q
+	for _, b := range items {
+		if !b.Partial {
+			full++
+		}
+	}
+	if page.DidYouMean, err = s.didYouMean(ctx, p, full, len(items) == 0); err != nil {
+		return wire.Page{}, err
+	}
+	if len(items) == 0 && len(page.DidYouMean) > 0 {
+		// q found nothing: the page lists what its closest suggestion
+		// finds, and says so (corrected_q), as a search engine shows the
+		// results of a misspelt word's spelling.
+		corrected := p
+		corrected.Q = page.DidYouMean[0]
+		if items, more, err = s.searchMore(ctx, corrected, want, p.Offset+want < resultCap); err != nil {
+			return wire.Page{}, err
+		}
+		if len(items) > 0 {
+			p, page.CorrectedQ = corrected, &corrected.Q
+		}
+	}
 	if more {
 		next := p
 		next.Offset = p.Offset + want
@@ -54,15 +76,6 @@ func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, er
 	page.Items = make([]wire.Card, len(items))
 	for i, b := range items {
 		page.Items[i] = s.Publish(b)
-	}
-	full := 0 // bundles holding every word of q
-	for _, b := range items {
-		if !b.Partial {
-			full++
-		}
-	}
-	if page.DidYouMean, err = s.didYouMean(ctx, p, full); err != nil {
-		return wire.Page{}, err
 	}
 	return page, nil
 }
@@ -131,20 +144,22 @@ const fewResults = 3
 // didYouMean is what the page of p offers in place of its q when its first
 // page (offset 0, no cursor) holds fewer than fewResults bundles holding
 // every word of q, found of them (words are optional, so a typo among other
-// words still finds bundles holding the others: store.Bundle.Partial): the store's suggestions (store.Suggest: names and repository names a
-// few edits from q). The other parameters stay as they are; a suggestion is
-// a new q for the same search.
+// words still finds bundles holding the others: store.Bundle.Partial): the
+// store's suggestions (store.Suggest: names and repository names a few
+// edits from q, and, when the page is empty, q's words corrected to words
+// of names). The other parameters stay as they are; a suggestion is a new q
+// for the same search.
 //
 // It is part of the page's computation, so the page cache keeps it with the
 // page and drops it with the page when a bundle is written. It fails soft: a
 // suggestion is a nicety, so when Suggest fails (a timeout, the database)
 // the page is answered without one and the failure logged at warn; only a
 // request that went away fails the page, as its search would.
-func (s *Service) didYouMean(ctx context.Context, p store.SearchParams, found int) ([]string, error) {
+func (s *Service) didYouMean(ctx context.Context, p store.SearchParams, found int, empty bool) ([]string, error) {
 	if p.Q == "" || p.Offset != 0 || p.After != "" || found >= fewResults {
 		return nil, nil
 	}
-	suggestions, err := s.d.Store.Suggest(ctx, p.Q)
+	suggestions, err := s.d.Store.Suggest(ctx, p.Q, empty)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err

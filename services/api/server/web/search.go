@@ -81,6 +81,9 @@ type Results struct {
 	// DidYouMean are the page's did_you_mean, each linked to the same
 	// search with it as q.
 	DidYouMean []Suggestion
+	// Typed and Corrected: the page lists what Corrected finds, since
+	// Typed, the q as typed, found nothing; both "" otherwise.
+	Typed, Corrected string
 }
 
 // SearchView is the search page.
@@ -118,8 +121,11 @@ type SearchInput struct {
 	Count           Count
 	NextQuery       string     // query string of the next page; "" when none
 	Form            url.Values // the page's parameters as given
-	Err             string
-	Full            bool
+	// Typed is q as typed when the page lists what its correction finds
+	// (the page's corrected_q, then Q and Form's q); "" otherwise.
+	Typed string
+	Err   string
+	Full  bool
 	// Lists are the landing lists (recently added, updated, most starred),
 	// given on the bare first page only.
 	Lists []BundleList
@@ -175,8 +181,12 @@ func NewSearchView(in SearchInput) SearchView {
 	for _, c := range in.Page.Items {
 		r.Items = append(r.Items, cardView(c, h))
 	}
-	for _, q := range in.Page.DidYouMean {
-		r.DidYouMean = append(r.DidYouMean, Suggestion{Text: q, URL: "/?" + withQ(in.Form, q)})
+	if in.Typed != "" {
+		r.Typed, r.Corrected = in.Typed, in.Q
+	} else {
+		for _, q := range in.Page.DidYouMean {
+			r.DidYouMean = append(r.DidYouMean, Suggestion{Text: q, URL: "/?" + withQ(in.Form, q)})
+		}
 	}
 	if in.NextQuery != "" {
 		r.Next = "/?" + in.NextQuery
