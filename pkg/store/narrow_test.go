@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -307,5 +308,61 @@ func TestRelevanceManyMatches(t *testing.T) {
 		} else if last := page[len(page)-1]; last.Partial != c.partial {
 			t.Errorf("%q: the last bundle partial %v, want %v", c.q, last.Partial, c.partial)
 		}
+	}
+}
+
+// TestRelevanceNarrowHead ranks a word every bundle's description holds and
+// one bundle in a hundred names in its tagline, with a filter three in
+// four pass: the matches are too many to read whole (narrowMatches), but
+// the newest head matches that pass the filter are few, and cheaper read
+// through the head's text index with the filter's value than found by a
+// walk (narrowHead). Relevance must list what its walks list.
+func TestRelevanceNarrowHead(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	var ins []store.BundleInput
+	for i := range 5000 {
+		in := repoBundle("many", fmt.Sprintf("b%04d", i), "index.md")
+		in.Name = fmt.Sprintf("Harbour log %d", i)
+		in.Description = "Notes on the beacon of the harbour."
+		if i%100 == 0 {
+			in.Tagline = "The beacon keeper's log"
+		}
+		in.Repo.Stars = (i * 7919) % 1000
+		if i%4 == 0 {
+			in.Repo.Language = ptr("Kotlin") // the others are in Go
+		}
+		ins = append(ins, in)
+	}
+	upsertBatches(t, s, ins, func() { clk.Advance(time.Minute) })
+	if _, err := s.Pool().Exec(ctx, `ANALYZE bundles`); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SampleShares(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	p := store.SearchParams{Q: "beacon", Languages: []string{"go"}, Sort: wire.SortRelevance, Limit: 24}
+	plan, err := store.ExplainSearch(ctx, s, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !readsFacetInIndex(plan, "language=go") {
+		t.Fatalf("relevance did not read the head matches with the filter in the text index:\n%s", plan)
+	}
+	after := ""
+	for _, offset := range []int{0, 24, 48} {
+		p.Offset = offset
+		after = sameAsWalk(t, s, fmt.Sprintf("offset %d", offset), p)
+	}
+	p.Offset, p.After = 0, after
+	sameAsWalk(t, s, "after a cursor", p)
+	// A word every name holds leaves h to the walk, which finds its
+	// matches at once.
+	p = store.SearchParams{Q: "harbour", Languages: []string{"go"}, Sort: wire.SortRelevance, Limit: 24}
+	if plan, err = store.ExplainSearch(ctx, s, p); err != nil {
+		t.Fatal(err)
+	}
+	if readsFacetInIndex(plan, "language=go") {
+		t.Errorf("relevance read the head matches of a word every name holds in the text index:\n%s", plan)
 	}
 }

@@ -124,7 +124,7 @@ const restFrom = 3 * rankWindow
 // leaves them out of the statement). With a cursor of the rest tier
 // (after), the page is the rest from the cursor on, the matches past it
 // that are in neither e nor w, limit of them: no offset, no a, no scoring.
-func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, after string, m termMatch) string {
+func (b *sqlBuilder) relevance(tq textQuery, filters, headFilters string, limit, offset int, after string, m termMatch) string {
 	// newest is the n newest bundles passing where (newestSQL), read
 	// whole and sorted when the matches are few (m.narrow: filters on
 	// facet values are then tested in the text indexes, with the words;
@@ -143,7 +143,7 @@ func (b *sqlBuilder) relevance(tq textQuery, filters string, limit, offset int, 
 	// as written; the typed word's prefix is met by h (the head) and by the
 	// starred walk, which checks each row it reads.
 	match := filters + ` AND search @@ ` + tq.all
-	window := b.relevanceWindow(tq, filters, match, newest, m.narrow, m.narrow || m.few)
+	window := b.relevanceWindow(tq, filters, headFilters, match, newest, m.narrow, m.narrow || m.few)
 	score := windowScore(tq)
 	// The rest is the newest matches less e and w, read by a walk (or a
 	// sort) that its outer LIMIT stops: the inner LIMIT, a constant, is
@@ -217,8 +217,11 @@ ORDER BY page.tier, page.score DESC, page.indexed_at DESC, page.id`
 // relevanceWindow is relevance's first CTEs, the exact tier and the
 // ranked window (e0, e, h, sw, pw, p0, pr, p and w), over the bundles
 // passing filters; match is filters and the whole vector's test of q.
-// newest reads every match and sorts them when fenced.
-func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest func(cols, where string, n int) string, narrow, fenced bool) string {
+// newest reads every match and sorts them when fenced. headFilters, when
+// given, are filters with the facet values in the text index's form
+// (narrowHead): h reads its head matches through the head's text index
+// with them and sorts them.
+func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, headFilters, match string, newest func(cols, where string, n int) string, narrow, fenced bool) string {
 	win := strconv.Itoa(rankWindow)
 	// A head match is a match unless q excludes a word ("-word") that the
 	// rest of the bundle holds (headHolds).
@@ -268,13 +271,19 @@ func (b *sqlBuilder) relevanceWindow(tq textQuery, filters, match string, newest
 	// statement for the words beginning "shine" at 1M). Which of the two
 	// reads runs is decided once, before either starts; the starred walk
 	// tests its rows alike.
-	heads := newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.allTyped, fenced), rankWindow)
+	headsOf := func(typed, also string) string {
+		if headFilters != "" {
+			return newestSQL(`id, indexed_at`, headFilters+` AND `+tq.headHolds(typed)+also, rankWindow, true)
+		}
+		return newest(`id, indexed_at`, filters+` AND `+tq.headRead(typed, fenced)+also, rankWindow)
+	}
+	heads := headsOf(tq.allTyped, ``)
 	holdsAll := tq.holdsAll("") // the starred walk's test, alike
 	if tq.allTyped != tq.all {
 		holdsAll = `(search @@ ` + tq.all + ` OR (` + unnamed + ` AND ` + head + `))`
-		heads = `(` + newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.allTyped, fenced)+` AND `+unnamed, rankWindow) + `)
+		heads = `(` + headsOf(tq.allTyped, ` AND `+unnamed) + `)
 	UNION ALL
-	(` + newest(`id, indexed_at`, filters+` AND `+tq.headRead(tq.all, fenced)+` AND `+namesOne, rankWindow) + `)`
+	(` + headsOf(tq.all, ` AND `+namesOne) + `)`
 	}
 	// The window: e (e0 is read through bundles_live_exact: its LIMIT without
 	// an order lets no plan walk a sort index computing the keys of every

@@ -247,6 +247,9 @@ func (s *Store) matchOf(ctx context.Context, p SearchParams, q searchtext.Query,
 	if !relevance || len(q.Terms) == 1 {
 		m.narrow = s.narrowMatches(ctx, p, q, false)
 	}
+	if relevance && !m.narrow {
+		m.narrowHead = s.narrowHead(ctx, p, q)
+	}
 	m.deep = s.deepMatches(ctx, p, q, false) // relevance's rest tier too
 	return m
 }

@@ -68,7 +68,13 @@ func searchSQL(p SearchParams, parsed searchtext.Query, m termMatch, folded map[
 			// the words, and sorts what it reads (relevance).
 			filters += ` AND ` + facets
 		}
-		return b.relevance(tq, filters, limit, offset, after, m), b.args, nil
+		headFilters := ""
+		if !narrow && m.narrowHead {
+			if where, facets := b.facetFilters(p, 0); facets != "" {
+				headFilters = where + ` AND ` + facets
+			}
+		}
+		return b.relevance(tq, filters, headFilters, limit, offset, after, m), b.args, nil
 	}
 	where := filters
 	if after != "" {
@@ -112,6 +118,11 @@ type termMatch struct {
 	// through the text index and sorts them (sortedMatches); relevance, of
 	// one term only, reads each source so (relevance).
 	narrow bool
+	// narrowHead says that relevance's newest head matches with the
+	// search's filters on facet values are cheaper read through the head's
+	// text index with the values, and sorted, than found by a walk
+	// (narrowHead): h reads them so, the other sources as before.
+	narrowHead bool
 	// few says that the bundles holding every term of q (of several) are
 	// few by the live bundles' shares (fewMatches): relevance reads its
 	// sources of them (the newest head matches, the rest) through the text

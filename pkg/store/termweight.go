@@ -70,6 +70,13 @@ type lexemeShares struct {
 	live bool
 	// sorted are the listed lexemes in order, for the shares of a prefix.
 	sorted []string
+	// head are the shares of the live bundles whose name, identifier or
+	// tagline (the weights A and B, what search_head holds) holds each
+	// lexeme, sampled with share; headFloor and headSorted as floor and
+	// sorted.
+	head       map[string]float64
+	headFloor  float64
+	headSorted []string
 	// facets are the shares of rows holding each listed facet lexeme
 	// (okf_facets, from the statistics bundles_facets_stats).
 	facets map[string]float64
@@ -258,34 +265,57 @@ func (s *Store) sampleShares(ctx context.Context) (*lexemeShares, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: sample lexeme shares: %w", err)
 	}
+	// The same rows' names, identifiers and taglines.
+	var headLexemes []string
+	var headDocs []int32
+	err = s.read.QueryRow(ctx, `SELECT coalesce(array_agg(word), '{}'), coalesce(array_agg(ndoc), '{}')
+	FROM ts_stat($1, 'ab') WHERE ndoc >= $2`, `SELECT search `+sample, sharesMinDocs).Scan(&headLexemes, &headDocs)
+	if err != nil {
+		return nil, fmt.Errorf("store: sample head lexeme shares: %w", err)
+	}
 	if sampled == 0 {
 		return out, nil
 	}
 	out.rows = float64(sampled) * 100 / pct
+	out.share, out.floor, out.sorted = sampledShares(lexemes, docs, sampled)
+	out.head, out.headFloor, out.headSorted = sampledShares(headLexemes, headDocs, sampled)
+	return out, nil
+}
+
+// sampledShares are the shares of sampled rows holding each lexeme, of
+// the rows holding them, docs; their floor (half the least); the lexemes
+// in order.
+func sampledShares(lexemes []string, docs []int32, sampled int64) (shares map[string]float64, floor float64, sorted []string) {
+	shares = make(map[string]float64, len(lexemes))
 	least := 1.0
 	for i, l := range lexemes[:min(len(lexemes), len(docs))] {
 		share := float64(docs[i]) / float64(sampled)
-		out.share[l] = share
+		shares[l] = share
 		least = min(least, share)
 	}
-	if len(out.share) > 0 {
-		out.floor = least / 2
+	if len(shares) > 0 {
+		floor = least / 2
 	}
-	out.sorted = slices.Sorted(maps.Keys(out.share))
-	return out, nil
+	return shares, floor, slices.Sorted(maps.Keys(shares))
 }
 
 // prefixShare is the share of bundles holding a listed lexeme that begins
 // with prefix, at most 1 (the lexemes summed: a bundle holding two counts
 // twice).
 func (l *lexemeShares) prefixShare(prefix string) float64 {
+	return sharesBegun(l.share, l.sorted, prefix)
+}
+
+// sharesBegun is the sum of shares of the lexemes of sorted (shares'
+// keys, in order) that begin with prefix, at most 1.
+func sharesBegun(shares map[string]float64, sorted []string, prefix string) float64 {
 	sum := 0.0
-	i, _ := slices.BinarySearch(l.sorted, prefix)
-	for _, lexeme := range l.sorted[i:] {
+	i, _ := slices.BinarySearch(sorted, prefix)
+	for _, lexeme := range sorted[i:] {
 		if !strings.HasPrefix(lexeme, prefix) {
 			break
 		}
-		sum += l.share[lexeme]
+		sum += shares[lexeme]
 	}
 	return min(sum, 1)
 }
