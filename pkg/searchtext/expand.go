@@ -26,7 +26,9 @@ const (
 //     or two characters standing alone is already a word of its own;
 //   - the words of a name joined by '-', '_' or '.' written together
 //     ("kf-cpto" -> "kfcpto", "node.js" -> "nodejs"), as people type a
-//     name they read with its punctuation left out (gluedWords).
+//     name they read with its punctuation left out (gluedWords);
+//   - the word of a name written with symbols ("C++" -> "cpp", ".NET" ->
+//     "dotnet": symbolNames), which the parser makes "c" and "net".
 //
 // The words of one token stay together and in order, so a query's parts
 // match them as a phrase; a token whose words were already given is not
@@ -36,6 +38,12 @@ func Expand(text string) string {
 	text = prefixBytes(text, MaxExpandInput)
 	out := expansion{}
 	for token := range tokens(text) {
+		if word, _, _, ok := symbolName(token); ok {
+			if !out.add([]string{word}) {
+				break
+			}
+			continue
+		}
 		if plainASCII(token) {
 			continue // the parser makes it whole, and it has no parts
 		}

@@ -9,6 +9,8 @@ var expandCases = []struct {
 	name, text, want string
 }{
 	{"empty", "", ""},
+	{"names written with symbols", "Modern C++ (C++17), C#, F#. and .NET", "cpp csharp fsharp dotnet"},
+	{"other symbols", "c+ a+b #tag net.", ""},
 	{"plain words add nothing", "hello Hello HELLO decorators", ""},
 	{"hyphen compound glued (the parser splits it itself)", "react-native", "reactnative"},
 	{"underscore compound glued", "snake_case_name", "snakecasename"},

@@ -84,12 +84,13 @@ type Term struct {
 // and -"phrase"; "or" is just a (stop) word; an unbalanced quote closes at
 // the end; a lone "-" is nothing. For a Repo q, Terms are the words of owner
 // and repo, none left out. The words are read from q with its half-width
-// and full-width forms folded (foldWidth), as bundle text writes them; Key
+// and full-width forms folded (foldWidth), as bundle text writes them, and
+// names written with symbols as words ("c++" as cpp: symbolNames); Key
 // keeps q as typed. ParseQuery reads at most 1 KiB of q.
 func ParseQuery(q string) Query {
 	q = prefixBytes(q, maxQueryBytes)
 	query := Query{Key: strings.TrimSpace(q)}
-	q = foldWidth(q)
+	q = withSymbolNames(foldWidth(q))
 	if repo, owner, name, dir := repoDirOf(query.Key); repo != "" {
 		query.Repo, query.Key, query.Dir = repo, repo, dir
 		query.Terms = firstTerms(dedupe(append(tokenTerms(owner), tokenTerms(name)...)))

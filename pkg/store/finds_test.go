@@ -66,6 +66,16 @@ func findsFixture(t *testing.T) (*store.Store, map[string]string) {
 	kg.Card.Description, kg.Card.ConceptList, kg.Card.Concepts = "Narratives.", nil, 0
 	add("kg", kg)
 
+	cpp := repoBundle("tmpl", "templates", "index.md")
+	cpp.Card.Name, cpp.Card.Tagline = "Modern C++ Templates", "Metaprogramming in C++20"
+	add("cpp", cpp)
+	cs := repoBundle("dotnet-guild", "async", "index.md")
+	cs.Card.Name, cs.Card.Tagline = "C# Async Patterns", "Tasks and cancellation in .NET"
+	add("csharp", cs)
+	c64 := repoBundle("retro", "c64", "index.md")
+	c64.Card.Name, c64.Card.Tagline = "C64 Assembly", "The 6502 of the Commodore 64"
+	add("c64", c64)
+
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		other := repoBundle("misc", n, "index.md")
 		other.Card.Name, other.Card.Tagline = "Misc "+n, "Unrelated notes on cooking"
@@ -101,6 +111,10 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"SatohaCC/PharmacyDomain", "pharmacy"},
 		{"graph", "kg"},           // a part of the repository's camelCase name
 		{"knowledge graph", "kg"}, // the repository's name split as it reads
+		{"c++", "cpp"},            // a name written with symbols: not the "C" of C64 or C#
+		{"C#", "csharp"},
+		{".net", "csharp"},
+		{"cpp templates", "cpp"}, // the name's word, as people also write it
 	} {
 		for _, sort := range []wire.Sort{wire.SortRelevance, wire.SortRecent} {
 			got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: sort, Limit: 5})

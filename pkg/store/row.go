@@ -90,8 +90,9 @@ func (r bundleRow) analysed() bundleRow {
 // the lowercase source.repo; version 4 adds the glued words of names
 // joined by '-', '_' or '.' ("kf-cpto" -> kfcpto); version 5 the names
 // of the bundle's language when it is not English (LanguageNames);
-// version 6 tells Turkish (okf_turkish, migration 0033).
-const analysisVersion = 6
+// version 6 tells Turkish (okf_turkish, migration 0033); version 7 adds
+// the words of names written with symbols ("C++" -> cpp).
+const analysisVersion = 7
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line
