@@ -337,25 +337,38 @@ func judgedTypos(t testing.TB, qs []judgedQuery) []judgedTypo {
 			names[strings.ToLower(repo)] = true
 		}
 	}
-	data, err := os.ReadFile("testdata/typos.tsv")
+	typos := queryPairs(t, "testdata/typos.tsv")
+	for _, ty := range typos {
+		if strings.EqualFold(ty.q, ty.want) {
+			t.Fatalf("typos.tsv: %q is not a typo of the name it misspells", ty.q)
+		}
+		if !names[strings.ToLower(ty.want)] {
+			t.Fatalf("typos.tsv: %q is no live bundle's name or repository", ty.want)
+		}
+	}
+	return typos
+}
+
+// queryPairs are the lines of a testdata file of two tab-separated columns,
+// a query and what it should find ("#" begins a comment line).
+func queryPairs(t testing.TB, path string) []judgedTypo {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var typos []judgedTypo
+	var out []judgedTypo
 	for _, line := range strings.Split(string(data), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		col := strings.Split(line, "\t")
-		if len(col) != 2 || strings.EqualFold(col[0], col[1]) {
-			t.Fatalf("typos.tsv: %q is not a typo and the name it misspells", line)
+		if len(col) != 2 {
+			t.Fatalf("%s: %q is not a query and what it finds", path, line)
 		}
-		if !names[strings.ToLower(col[1])] {
-			t.Fatalf("typos.tsv: %q is no live bundle's name or repository", col[1])
-		}
-		typos = append(typos, judgedTypo{col[0], col[1]})
+		out = append(out, judgedTypo{col[0], col[1]})
 	}
-	return typos
+	return out
 }
 
 // suggestHits is the share of typos whose wanted name is among Suggest's.
@@ -410,7 +423,7 @@ func TestRelevanceJudged(t *testing.T) {
 		}
 	}
 	t.Logf("suggest: %.0f%% of %d typos offer the name they misspell", 100*suggestHits(t, s, typos), len(typos))
-	wordTypos := judgedWordTypos(t)
+	wordTypos := queryPairs(t, "testdata/wordtypos.tsv")
 	if hits := wordTypoHits(t, s, wordTypos); hits < minWordTypoHits {
 		t.Errorf("word typos: %.0f%% of %d list their bundle among the first five, want at least %.0f%%",
 			100*hits, len(wordTypos), 100*minWordTypoHits)
@@ -420,28 +433,6 @@ func TestRelevanceJudged(t *testing.T) {
 // minWordTypoHits is the least share of testdata/wordtypos.tsv whose page
 // lists the wanted bundle among its first five.
 const minWordTypoHits = 0.9
-
-// judgedWordTypos are the lines of testdata/wordtypos.tsv: a misspelt word
-// of a name, and the owner/repo it should find.
-func judgedWordTypos(t testing.TB) []judgedTypo {
-	t.Helper()
-	data, err := os.ReadFile("testdata/wordtypos.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []judgedTypo
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		col := strings.Split(line, "\t")
-		if len(col) != 2 {
-			t.Fatalf("wordtypos.tsv: %q is not a query and an owner/repo", line)
-		}
-		out = append(out, judgedTypo{col[0], col[1]})
-	}
-	return out
-}
 
 // wordTypoHits is the share of typos whose page, as the API makes it, lists
 // the wanted repository among its first five: each finds nothing as typed

@@ -57,10 +57,6 @@ func TestWrittenRootsFound(t *testing.T) {
 	if err := s.Analyze(ctx); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("testdata/written.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	search := func(q string) []store.Bundle {
 		page, err := s.Search(ctx, store.SearchParams{Q: q, Sort: wire.SortRelevance, Limit: 5})
 		if err != nil {
@@ -69,18 +65,11 @@ func TestWrittenRootsFound(t *testing.T) {
 		return page
 	}
 	n, at1, at5 := 0, 0, 0
-	for _, line := range strings.Split(string(data), "\n") {
-		col := strings.Split(line, "\t")
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if len(col) != 2 {
-			t.Fatalf("written.tsv: %q is not a query and an owner/repo", line)
-		}
+	for _, w := range queryPairs(t, "testdata/written.tsv") {
 		n++
-		page := search(col[0])
+		page := search(w.q)
 		if len(page) == 0 {
-			if got, err := s.Suggest(ctx, col[0], true); err != nil {
+			if got, err := s.Suggest(ctx, w.q, true); err != nil {
 				t.Fatal(err)
 			} else if len(got) > 0 {
 				page = search(got[0])
@@ -88,7 +77,7 @@ func TestWrittenRootsFound(t *testing.T) {
 		}
 		rank := 0
 		for i, b := range page {
-			if b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, col[1]) {
+			if b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, w.want) {
 				rank = i + 1
 				break
 			}
@@ -99,9 +88,9 @@ func TestWrittenRootsFound(t *testing.T) {
 			at5++
 		case rank > 1:
 			at5++
-			t.Logf("%q: %s is %d", col[0], col[1], rank)
+			t.Logf("%q: %s is %d", w.q, w.want, rank)
 		default:
-			t.Logf("%q: %s not among the first five", col[0], col[1])
+			t.Logf("%q: %s not among the first five", w.q, w.want)
 		}
 	}
 	t.Logf("%d queries: first %d, among the first five %d", n, at1, at5)
