@@ -1,7 +1,9 @@
 package searchtext
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -81,6 +83,11 @@ func (m matcher) marks(text string) [][2]int {
 	var marks [][2]int
 	runes := []rune(text)
 	for start := 0; start < len(runes); {
+		if end := m.symbolEnd(runes, start); end > start {
+			marks = append(marks, [2]int{start, end})
+			start = end
+			continue
+		}
 		if !inWord(runes[start]) {
 			start++
 			continue
@@ -97,6 +104,30 @@ func (m matcher) marks(text string) [][2]int {
 		start = end
 	}
 	return marks
+}
+
+// symbolEnd returns where a name written with symbols that q looks for
+// (symbolNames: "C++" for cpp) ends when one begins at start, standing
+// apart from the words around it; start otherwise.
+func (m matcher) symbolEnd(runes []rune, start int) int {
+	if start > 0 && inWord(runes[start-1]) {
+		return start
+	}
+	for symbol, word := range symbolNames {
+		end := start + len(symbol)
+		if end > len(runes) || !strings.EqualFold(string(runes[start:end]), symbol) || !slices.Contains(m.words, word) {
+			continue
+		}
+		if word == symbolNames["c++"] { // a version: C++20
+			for end < len(runes) && unicode.IsDigit(runes[end]) {
+				end++
+			}
+		}
+		if end == len(runes) || !inWord(runes[end]) {
+			return end
+		}
+	}
+	return start
 }
 
 // meets reports whether a folded word of the text meets one of q's.

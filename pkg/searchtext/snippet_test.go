@@ -35,6 +35,10 @@ func TestSnippet(t *testing.T) {
 		{"大模型", []Field{{"name", "Agnes AI"}, {"tagline", "关于大模型的研究"}}, "tagline: 关于[大模型]的研究"},
 		{"how to integrate firebase", []Field{{"description", "Integration of Firebase with apps."}},
 			"description: [Integration] of [Firebase] with apps."},
+		{"c++ templates", []Field{{"name", "Modern C++ Templates"}}, "name: Modern [C++] [Templates]"}, // a name written with symbols
+		{"c#", []Field{{"tagline", "Async in C#, F# and .NET (C++20 too)"}}, "tagline: Async in [C#], F# and .NET (C++20 too)"},
+		{".net c++", []Field{{"tagline", "Async in C#, F# and .NET (C++20 too)"}}, "tagline: Async in C#, F# and [.NET] ([C++20] too)"},
+		{"c++", []Field{{"name", "Notes on abc++ and C64"}}, ""}, // not a word apart
 		{"nothing", []Field{{"name", "Other"}}, ""},
 		{"", []Field{{"name", "Other"}}, ""},
 		{"needle", []Field{{"description", long + "the needle is here " + long}},
