@@ -1,6 +1,7 @@
 package searchtext
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -72,4 +73,20 @@ func withSymbolNames(q string) string {
 		return q
 	}
 	return b.String()
+}
+
+// SymbolNames returns the names written with symbols (symbolNames) that q
+// holds as tokens, as q writes them ("C++" of "Modern C++ (C++17)"), at
+// most once each, case-insensitively: what a highlighter marks besides
+// q's words, which hold no symbol.
+func SymbolNames(q string) []string {
+	var out []string
+	for _, token := range strings.Fields(q) {
+		if _, start, end, ok := symbolName(token); ok && !slices.ContainsFunc(out, func(s string) bool {
+			return strings.EqualFold(s, token[start:end])
+		}) {
+			out = append(out, token[start:end])
+		}
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
 )
 
 // maxTerms bounds the words of a query that are highlighted.
@@ -16,7 +18,8 @@ type Highlighter struct {
 }
 
 // NewHighlighter matches the words of q (letters and digits, two or more
-// characters), case-insensitively.
+// characters) and the names written with symbols it holds ("C++":
+// searchtext.SymbolNames), case-insensitively.
 func NewHighlighter(q string) Highlighter {
 	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	var alts []string
@@ -28,6 +31,11 @@ func NewHighlighter(q string) Highlighter {
 		}
 		seen[lw] = true
 		alts = append(alts, regexp.QuoteMeta(w))
+	}
+	for _, name := range searchtext.SymbolNames(q) { // "C++", which words make "C"
+		if len(alts) < maxTerms {
+			alts = append(alts, regexp.QuoteMeta(name))
+		}
 	}
 	if len(alts) == 0 {
 		return Highlighter{}

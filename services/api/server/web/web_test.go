@@ -38,6 +38,8 @@ func TestHighlighter(t *testing.T) {
 		{"(x+y", "(x+y) xy", "(x+y) xy"}, // punctuation is no word; x and y are too short
 		{"mark", "<mark>", "&lt;<mark>mark</mark>&gt;"},
 		{"ünï", "ÜNÏcode", "<mark>ÜNÏ</mark>code"},
+		{"c++ templates", "Modern C++ Templates", "Modern <mark>C++</mark> <mark>Templates</mark>"}, // a name written with symbols
+		{"C# .net", "C#, F# and .NET", "<mark>C#</mark>, F# and <mark>.NET</mark>"},
 	} {
 		if got := string(NewHighlighter(c.q).Mark(c.text)); got != c.want {
 			t.Errorf("q %q, %q: %q, want %q", c.q, c.text, got, c.want)
