@@ -57,6 +57,7 @@ type matcher struct {
 	words    []string // folded words of the terms
 	prefixes []string // folded words being typed
 	runs     []string // CJK runs, as typed
+	symbols  []string // the names written with symbols whose words are q's ("c++")
 }
 
 func newMatcher(q Query) matcher {
@@ -71,6 +72,11 @@ func newMatcher(q Query) matcher {
 				m.prefixes = append(m.prefixes, fold(w))
 			}
 			m.words = append(m.words, fold(w))
+		}
+	}
+	for symbol, word := range symbolNames {
+		if slices.Contains(m.words, word) {
+			m.symbols = append(m.symbols, symbol)
 		}
 	}
 	return m
@@ -110,15 +116,16 @@ func (m matcher) marks(text string) [][2]int {
 // (symbolNames: "C++" for cpp) ends when one begins at start, standing
 // apart from the words around it; start otherwise.
 func (m matcher) symbolEnd(runes []rune, start int) int {
-	if start > 0 && inWord(runes[start-1]) {
+	if len(m.symbols) == 0 || start > 0 && inWord(runes[start-1]) {
 		return start
 	}
-	for symbol, word := range symbolNames {
+	for _, symbol := range m.symbols {
 		end := start + len(symbol)
-		if end > len(runes) || !strings.EqualFold(string(runes[start:end]), symbol) || !slices.Contains(m.words, word) {
+		if end > len(runes) || unicode.ToLower(runes[start]) != rune(symbol[0]) ||
+			!strings.EqualFold(string(runes[start:end]), symbol) {
 			continue
 		}
-		if word == symbolNames["c++"] { // a version: C++20
+		if symbol == "c++" { // a version: C++20
 			for end < len(runes) && unicode.IsDigit(runes[end]) {
 				end++
 			}

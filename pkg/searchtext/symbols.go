@@ -18,11 +18,19 @@ var symbolNames = map[string]string{
 	".net": "dotnet",
 }
 
+// symbolMarks are the characters of symbolNames that are no word's.
+const symbolMarks = "+#."
+
 // symbolName returns the word of token's symbol name (symbolNames,
 // case-insensitively, with a version after "c++": "C++20"), and where in
 // token the name stands, once the punctuation around it is trimmed
-// ("(C#)," -> csharp); ok is false for any other token.
+// ("(C#)," -> csharp); ok is false for any other token. Every symbol name
+// holds one of symbolMarks: a token without one, most of a text's, is no
+// symbol name, and Expand reads every token of every bundle.
 func symbolName(token string) (word string, start, end int, ok bool) {
+	if !strings.ContainsAny(token, symbolMarks) {
+		return "", 0, 0, false
+	}
 	start = strings.IndexFunc(token, func(r rune) bool { return !strings.ContainsRune(`-("'[{“‘`, r) })
 	if start < 0 {
 		return "", 0, 0, false
@@ -44,7 +52,7 @@ func symbolName(token string) (word string, start, end int, ok bool) {
 // withSymbolNames returns q with each token that is a symbol name
 // (symbolName) written as its word, the punctuation around it kept.
 func withSymbolNames(q string) string {
-	if !strings.ContainsAny(q, "+#.") {
+	if !strings.ContainsAny(q, symbolMarks) {
 		return q
 	}
 	var b strings.Builder

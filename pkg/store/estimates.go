@@ -66,25 +66,18 @@ func (s *Store) estimateTerms(ctx context.Context, q searchtext.Query) (e termEs
 	e.shares = shares
 	none, seen := 1.0, map[string]bool{}
 	for _, t := range q.Terms {
-		rarest := 1.0
 		for _, w := range t.Words {
-			wordNone := 1.0
 			for _, l := range lexemes[w] {
-				share, listed := shares.share[l]
-				if listed {
+				if share, listed := shares.share[l]; listed {
 					e.least = max(e.least, share*shares.rows)
-				} else {
-					share = shares.floor
 				}
-				wordNone *= 1 - share
 				if !seen[l] {
 					seen[l] = true
-					none *= 1 - share
+					none *= 1 - shares.of(l)
 				}
 			}
-			rarest = min(rarest, 1-wordNone)
 		}
-		e.terms = append(e.terms, rarest*shares.rows)
+		e.terms = append(e.terms, shares.termShare(t, lexemes)*shares.rows)
 		e.begun += shares.typedShare(t, lexemes) * shares.rows
 	}
 	e.union = (1 - none) * shares.rows
@@ -281,31 +274,14 @@ func (s *Store) narrowHead(ctx context.Context, p SearchParams, q searchtext.Que
 		return false
 	}
 	shares, lexemes, err := s.termLexemes(ctx, q)
-	if shares == nil || err != nil || !shares.live || len(shares.head) == 0 {
+	if shares == nil || err != nil || !shares.live || len(shares.head.share) == 0 {
 		return false
-	}
-	head := func(l string) float64 {
-		if share, ok := shares.head[l]; ok {
-			return share
-		}
-		return shares.headFloor
 	}
 	held, postings := 1.0, 0.0
 	for _, t := range q.Terms {
-		term := 1.0 // the share of its rarest word, each word as any of its lexemes
-		for _, w := range t.Words {
-			none := 1.0
-			for _, l := range lexemes[w] {
-				none *= 1 - head(l)
-			}
-			term = min(term, 1-none)
-		}
-		if t.Prefix && !t.Phrase && len(lexemes[t.Words[0]]) > 0 {
-			begun := sharesBegun(shares.head, shares.headSorted, lexemes[t.Words[0]][0])
-			term = max(term, begun)
-			postings += begun * shares.rows
-		}
-		held *= term
+		begun := shares.head.typed(t, lexemes) // the word being typed's postings, collected whole
+		held *= max(shares.head.termShare(t, lexemes), begun)
+		postings += begun * shares.rows
 	}
 	passing := held * facetShare(groups, shares.facets)
 	if passing <= 0 {

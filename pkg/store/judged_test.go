@@ -440,6 +440,27 @@ const minWordTypoHits = 0.9
 // lists what Suggest's first suggestion with words finds.
 func wordTypoHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 	t.Helper()
+	hits := 0
+	for _, ty := range typos {
+		page, found := pageOf(t, s, ty.q)
+		if found {
+			t.Fatalf("wordtypos.tsv: %q finds %d bundles as typed", ty.q, len(page))
+		}
+		if repoRank(page, ty.want) > 0 {
+			hits++
+		} else {
+			t.Logf("word typo %q: %s not among the first five of its correction", ty.q, ty.want)
+		}
+	}
+	return float64(hits) / float64(max(len(typos), 1))
+}
+
+// pageOf is the first five bundles by relevance that the API's page lists
+// for q: q's own, or, when q finds none, those of its first suggestion
+// with words (the page's corrected_q); found says whether q found any
+// itself.
+func pageOf(t testing.TB, s *store.Store, q string) (page []store.Bundle, found bool) {
+	t.Helper()
 	ctx := context.Background()
 	search := func(q string) []store.Bundle {
 		page, err := s.Search(ctx, store.SearchParams{Q: q, Sort: wire.SortRelevance, Limit: 5})
@@ -448,22 +469,26 @@ func wordTypoHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 		}
 		return page
 	}
-	hits := 0
-	for _, ty := range typos {
-		if page := search(ty.q); len(page) > 0 {
-			t.Fatalf("wordtypos.tsv: %q finds %d bundles as typed", ty.q, len(page))
-		}
-		got, err := s.Suggest(ctx, ty.q, true)
-		if err != nil {
-			t.Fatalf("suggest %q: %v", ty.q, err)
-		}
-		if len(got) > 0 && slices.ContainsFunc(search(got[0]), func(b store.Bundle) bool {
-			return b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, ty.want)
-		}) {
-			hits++
-		} else {
-			t.Logf("word typo %q: suggested %q, %s not among the first five", ty.q, got, ty.want)
+	if page = search(q); len(page) > 0 {
+		return page, true
+	}
+	got, err := s.Suggest(ctx, q, true)
+	if err != nil {
+		t.Fatalf("suggest %q: %v", q, err)
+	}
+	if len(got) == 0 {
+		return nil, false
+	}
+	return search(got[0]), false
+}
+
+// repoRank is the place in page (from 1) of the first bundle of the
+// repository owner/repo, 0 when page holds none.
+func repoRank(page []store.Bundle, repo string) int {
+	for i, b := range page {
+		if b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, repo) {
+			return i + 1
 		}
 	}
-	return float64(hits) / float64(max(len(typos), 1))
+	return 0
 }

@@ -56,27 +56,21 @@ const (
 )
 
 // lexemeShares are the shares of rows holding the search vector's most
-// common lexemes.
+// common lexemes (the embedded lexemeSample), and those of their names,
+// identifiers and taglines (head).
 type lexemeShares struct {
-	share map[string]float64
-	// floor is the share taken for a lexeme not listed: half the least
-	// listed one (as the planner takes it), 0 when nothing is listed.
-	floor float64
+	lexemeSample
+	// head are the shares of the live bundles whose name, identifier or
+	// tagline (the weights A and B, what search_head holds) holds each
+	// lexeme, sampled with the whole vector's; empty for the planner's
+	// statistics.
+	head lexemeSample
 	// rows is the live bundles the shares stand for (the table's rows as
 	// ANALYZE last counted them, for the planner's statistics).
 	rows float64
 	// live: the shares were sampled from the live bundles (sampleShares),
 	// not read from the planner's statistics of every row.
 	live bool
-	// sorted are the listed lexemes in order, for the shares of a prefix.
-	sorted []string
-	// head are the shares of the live bundles whose name, identifier or
-	// tagline (the weights A and B, what search_head holds) holds each
-	// lexeme, sampled with share; headFloor and headSorted as floor and
-	// sorted.
-	head       map[string]float64
-	headFloor  float64
-	headSorted []string
 	// facets are the shares of rows holding each listed facet lexeme
 	// (okf_facets, from the statistics bundles_facets_stats).
 	facets map[string]float64
@@ -199,7 +193,7 @@ func (s *Store) readLexemeShares(ctx context.Context) (*lexemeShares, error) {
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: lexeme shares: %w", err)
 	}
-	out := &lexemeShares{share: make(map[string]float64, len(elems)), rows: rows, read: time.Now()}
+	out := &lexemeShares{lexemeSample: lexemeSample{share: make(map[string]float64, len(elems))}, rows: rows, read: time.Now()}
 	least := 1.0
 	for i, e := range elems {
 		if i >= len(freqs) {
@@ -243,7 +237,7 @@ func (s *Store) sampleShares(ctx context.Context) (*lexemeShares, error) {
 	if err := s.read.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'bundles'::regclass`).Scan(&tableRows); err != nil {
 		return nil, fmt.Errorf("store: sample lexeme shares: %w", err)
 	}
-	out := &lexemeShares{share: map[string]float64{}, read: time.Now(), live: true}
+	out := &lexemeShares{lexemeSample: lexemeSample{share: map[string]float64{}}, read: time.Now(), live: true}
 	var err error
 	if out.facets, err = s.readFacetShares(ctx); err != nil {
 		return nil, err
@@ -277,58 +271,93 @@ func (s *Store) sampleShares(ctx context.Context) (*lexemeShares, error) {
 		return out, nil
 	}
 	out.rows = float64(sampled) * 100 / pct
-	out.share, out.floor, out.sorted = sampledShares(lexemes, docs, sampled)
-	out.head, out.headFloor, out.headSorted = sampledShares(headLexemes, headDocs, sampled)
+	out.lexemeSample = sampledLexemes(lexemes, docs, sampled)
+	out.head = sampledLexemes(headLexemes, headDocs, sampled)
 	return out, nil
 }
 
-// sampledShares are the shares of sampled rows holding each lexeme, of
-// the rows holding them, docs; their floor (half the least); the lexemes
-// in order.
-func sampledShares(lexemes []string, docs []int32, sampled int64) (shares map[string]float64, floor float64, sorted []string) {
-	shares = make(map[string]float64, len(lexemes))
+// lexemeSample is the shares of rows holding each listed lexeme.
+type lexemeSample struct {
+	share map[string]float64
+	// floor is the share taken for a lexeme not listed: half the least
+	// listed one (as the planner takes it), 0 when nothing is listed.
+	floor float64
+	// sorted are the listed lexemes in order, for the shares of a prefix
+	// (nil for the planner's statistics).
+	sorted []string
+}
+
+// sampledLexemes is the lexemeSample of rows of which each of lexemes is held by
+// docs, of n sampled.
+func sampledLexemes(lexemes []string, docs []int32, n int64) lexemeSample {
+	l := lexemeSample{share: make(map[string]float64, len(lexemes))}
 	least := 1.0
-	for i, l := range lexemes[:min(len(lexemes), len(docs))] {
-		share := float64(docs[i]) / float64(sampled)
-		shares[l] = share
+	for i, lexeme := range lexemes[:min(len(lexemes), len(docs))] {
+		share := float64(docs[i]) / float64(n)
+		l.share[lexeme] = share
 		least = min(least, share)
 	}
-	if len(shares) > 0 {
-		floor = least / 2
+	if len(l.share) > 0 {
+		l.floor = least / 2
 	}
-	return shares, floor, slices.Sorted(maps.Keys(shares))
+	l.sorted = slices.Sorted(maps.Keys(l.share))
+	return l
 }
 
-// prefixShare is the share of bundles holding a listed lexeme that begins
-// with prefix, at most 1 (the lexemes summed: a bundle holding two counts
-// twice).
-func (l *lexemeShares) prefixShare(prefix string) float64 {
-	return sharesBegun(l.share, l.sorted, prefix)
+// of is the share of rows holding lexeme, the floor when it is not listed.
+func (l lexemeSample) of(lexeme string) float64 {
+	if share, ok := l.share[lexeme]; ok {
+		return share
+	}
+	return l.floor
 }
 
-// sharesBegun is the sum of shares of the lexemes of sorted (shares'
-// keys, in order) that begin with prefix, at most 1.
-func sharesBegun(shares map[string]float64, sorted []string, prefix string) float64 {
+// begun is the share of rows holding a listed lexeme that begins with
+// prefix, at most 1 (the lexemes summed: a row holding two counts twice).
+func (l lexemeSample) begun(prefix string) float64 {
 	sum := 0.0
-	i, _ := slices.BinarySearch(sorted, prefix)
-	for _, lexeme := range sorted[i:] {
+	i, _ := slices.BinarySearch(l.sorted, prefix)
+	for _, lexeme := range l.sorted[i:] {
 		if !strings.HasPrefix(lexeme, prefix) {
 			break
 		}
-		sum += shares[lexeme]
+		sum += l.share[lexeme]
 	}
 	return min(sum, 1)
 }
 
-// typedShare is the share of bundles holding a sampled lexeme that t, the
-// word being typed, begins, whose lexemes (as written first) are lexemes;
-// 0 for another term, or shares not sampled (the planner's statistics
-// list too few lexemes to tell).
-func (l *lexemeShares) typedShare(t searchtext.Term, lexemes map[string][]string) float64 {
-	if !t.Prefix || t.Phrase || !l.live || len(lexemes[t.Words[0]]) == 0 {
+// termShare is the share of rows holding t, whose words' lexemes are
+// lexemes: its rarest word's, each word as any of its lexemes, the
+// lexemes taken as independent.
+func (l lexemeSample) termShare(t searchtext.Term, lexemes map[string][]string) float64 {
+	rarest := 1.0
+	for _, w := range t.Words {
+		none := 1.0
+		for _, lexeme := range lexemes[w] {
+			none *= 1 - l.of(lexeme)
+		}
+		rarest = min(rarest, 1-none)
+	}
+	return rarest
+}
+
+// typed is the share of rows holding a listed lexeme that t, the word
+// being typed, begins, whose lexemes (as written first) are lexemes; 0 for
+// another term.
+func (l lexemeSample) typed(t searchtext.Term, lexemes map[string][]string) float64 {
+	if !t.Prefix || t.Phrase || len(lexemes[t.Words[0]]) == 0 {
 		return 0
 	}
-	return l.prefixShare(lexemes[t.Words[0]][0])
+	return l.begun(lexemes[t.Words[0]][0])
+}
+
+// typedShare is typed by the sampled shares; 0 for the planner's
+// statistics, which list too few lexemes to tell.
+func (l *lexemeShares) typedShare(t searchtext.Term, lexemes map[string][]string) float64 {
+	if !l.live {
+		return 0
+	}
+	return l.typed(t, lexemes)
 }
 
 // readFacetShares reads the facet values' shares: none until ANALYZE has

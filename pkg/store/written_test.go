@@ -10,7 +10,6 @@ import (
 
 	"github.com/okfindex/okf-index/pkg/indexer"
 	"github.com/okfindex/okf-index/pkg/source"
-	"github.com/okfindex/okf-index/pkg/store"
 	"github.com/okfindex/okf-index/pkg/wire"
 )
 
@@ -57,31 +56,11 @@ func TestWrittenRootsFound(t *testing.T) {
 	if err := s.Analyze(ctx); err != nil {
 		t.Fatal(err)
 	}
-	search := func(q string) []store.Bundle {
-		page, err := s.Search(ctx, store.SearchParams{Q: q, Sort: wire.SortRelevance, Limit: 5})
-		if err != nil {
-			t.Fatalf("search %q: %v", q, err)
-		}
-		return page
-	}
 	n, at1, at5 := 0, 0, 0
 	for _, w := range queryPairs(t, "testdata/written.tsv") {
 		n++
-		page := search(w.q)
-		if len(page) == 0 {
-			if got, err := s.Suggest(ctx, w.q, true); err != nil {
-				t.Fatal(err)
-			} else if len(got) > 0 {
-				page = search(got[0])
-			}
-		}
-		rank := 0
-		for i, b := range page {
-			if b.Card.Source.Repo != nil && strings.EqualFold(*b.Card.Source.Repo, w.want) {
-				rank = i + 1
-				break
-			}
-		}
+		page, _ := pageOf(t, s, w.q)
+		rank := repoRank(page, w.want)
 		switch {
 		case rank == 1:
 			at1++
