@@ -171,7 +171,7 @@ func BenchmarkQueries(b *testing.B) {
 			Versions: []string{"0.1"}, Languages: []string{"python"}})),
 		// What "did you mean" asks when a search finds few: a live name with
 		// one letter dropped.
-		shape{"suggest typo", func(i int) error { _, err := s.Suggest(ctx, typos[i%len(typos)], false); return err }, nil},
+		shape{"suggest typo", func(i int) error { _, err := s.Suggest(ctx, typos[i%len(typos)], store.FoundAll); return err }, nil},
 	)
 	// What people and agents type (issue 23): questions of common words,
 	// words typed partly, other word forms, CJK, pasted URLs, and words no
@@ -186,6 +186,14 @@ func BenchmarkQueries(b *testing.B) {
 	}
 	plurals := []string{"guides", "webhooks", "pipelines", "audits", "migrations", "kubernetes clusters"}
 	cjk := []string{"知识", "模型研", "设计指", "ナレッジ", "研究", "图谱"}
+	// Han words written together, which also look for their two-character
+	// chunks, and words spelt the British way, which also look for the
+	// American spelling.
+	cjkTogether := []string{"知识图谱设计指南", "大模型研究设计", "设计指南知识"}
+	british := []string{"organise guides", "colour audits", "modelling pipelines", "analyse webhooks"}
+	// A misspelt word beside a word bundles hold: the page asks Suggest to
+	// correct the word no bundle holds.
+	unheld := func(i int) string { return typos[i%len(typos)] + " " + medium(i) }
 	apart := func(i int) string { return rare(i) + " " + rare(i+1) }
 	shapes = append(shapes,
 		search("relevance question (6 words)", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: question(i)} }),
@@ -195,6 +203,11 @@ func BenchmarkQueries(b *testing.B) {
 		search("relevance prefix 4 letters", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: cut(4)(i)} }),
 		search("relevance plural", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: plurals[i%len(plurals)]} }),
 		search("relevance cjk bigrams", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: cjk[i%len(cjk)]} }),
+		search("relevance cjk words together", func(i int) store.SearchParams {
+			return store.SearchParams{Sort: rel, Q: cjkTogether[i%len(cjkTogether)]}
+		}),
+		search("relevance british spelling", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: british[i%len(british)]} }),
+		shape{"suggest unheld word", func(i int) error { _, err := s.Suggest(ctx, unheld(i), store.FoundSome); return err }, nil},
 		search("relevance pasted url", fixed(store.SearchParams{Sort: rel, Q: "https://github.com/" + smallRepo + ".git"})),
 		search("relevance words apart", func(i int) store.SearchParams { return store.SearchParams{Sort: rel, Q: apart(i)} }),
 		search("q words apart", func(i int) store.SearchParams { return store.SearchParams{Q: apart(i)} }),

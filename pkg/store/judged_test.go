@@ -376,7 +376,7 @@ func suggestHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 	t.Helper()
 	hits := 0
 	for _, ty := range typos {
-		got, err := s.Suggest(context.Background(), ty.q, false)
+		got, err := s.Suggest(context.Background(), ty.q, store.FoundAll)
 		if err != nil {
 			t.Fatalf("suggest %q: %v", ty.q, err)
 		}
@@ -456,9 +456,9 @@ func wordTypoHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 }
 
 // pageOf is the first five bundles by relevance that the API's page lists
-// for q: q's own, or, when q finds none, those of its first suggestion
-// with words (the page's corrected_q); found says whether q found any
-// itself.
+// for q (search.Service.Page): q's own, or, when none of them holds every
+// word of q, those of its first suggestion (the page's corrected_q) when
+// that finds any; found says whether q found any itself.
 func pageOf(t testing.TB, s *store.Store, q string) (page []store.Bundle, found bool) {
 	t.Helper()
 	ctx := context.Background()
@@ -469,17 +469,25 @@ func pageOf(t testing.TB, s *store.Store, q string) (page []store.Bundle, found 
 		}
 		return page
 	}
-	if page = search(q); len(page) > 0 {
+	page = search(q)
+	if slices.ContainsFunc(page, func(b store.Bundle) bool { return !b.Partial }) {
 		return page, true
 	}
-	got, err := s.Suggest(ctx, q, true)
+	which := store.FoundNone
+	if len(page) > 0 {
+		which = store.FoundSome
+	}
+	got, err := s.Suggest(ctx, q, which)
 	if err != nil {
 		t.Fatalf("suggest %q: %v", q, err)
 	}
 	if len(got) == 0 {
-		return nil, false
+		return page, len(page) > 0
 	}
-	return search(got[0]), false
+	if corrected := search(got[0]); len(corrected) > 0 {
+		return corrected, len(page) > 0
+	}
+	return page, len(page) > 0
 }
 
 // repoRank is the place in page (from 1) of the first bundle of the

@@ -9,13 +9,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
 )
 
 // MaxSuggestions is the most queries Suggest returns.
 const MaxSuggestions = 3
 
 // Bounds of Suggest. A query longer than maxSuggestRunes is a phrase, not a
-// mistyped name, and shorter than minSuggestRunes has no word long enough
+// mistyped name (its words alone are corrected), and shorter than minSuggestRunes has no word long enough
 // to correct; neither is looked up. A word of q is compared by trigram
 // similarity with the suggestCandidates words of suggest_words most similar
 // to it above suggestThreshold (a word of five letters with one letter
@@ -26,11 +28,16 @@ const MaxSuggestions = 3
 // would take longer returns ErrSearchTimeout, which the API answers
 // without one.
 const (
-	minSuggestRunes   = 3
-	maxSuggestRunes   = 64
-	suggestThreshold  = 0.4
-	suggestCandidates = 16
-	suggestTimeout    = 500 * time.Millisecond
+	minSuggestRunes = 3
+	maxSuggestRunes = 64
+	// A q of up to maxWordsQueryRunes that is no name (longer than
+	// maxSuggestRunes, or of more than maxSuggestWords words) may still
+	// have its words corrected when no bundle holds them all: its first
+	// maxSuggestWords, stop words aside.
+	maxWordsQueryRunes = 256
+	suggestThreshold   = 0.4
+	suggestCandidates  = 16
+	suggestTimeout     = 500 * time.Millisecond
 	// The bundles read for the candidates: a candidate that is the name
 	// of many bundles needs only one of them.
 	maxNamedBundles = 256
@@ -84,11 +91,51 @@ func heldWordsSQL(n int) string {
 	return `SELECT i FROM (VALUES ` + strings.Join(rows, `, `) + `) AS c(i, held) WHERE held ORDER BY i`
 }
 
+// unheldWordsSQL reads which of n words, $1 to $n, in the language $n+1 no
+// live bundle holds as a search reads a word (okf_term: as written or
+// stemmed), as their places, 1 to n; a word of typed (the word q ends
+// with, being typed) is held too by a name or tagline word it begins. Each
+// is its own EXISTS, planned for its word, as in heldWordsSQL.
+func unheldWordsSQL(typed []bool) string {
+	n := len(typed)
+	lang := `$` + strconv.Itoa(n+1) + `::text`
+	var rows []string
+	for i, prefix := range typed {
+		w := `$` + strconv.Itoa(i+1) + `::text`
+		holds := `search @@ okf_term(` + w + `, false, ` + lang + `)`
+		if prefix {
+			holds = `(` + holds + ` OR search_head @@ okf_term(` + w + `, true, ` + lang + `))`
+		}
+		rows = append(rows, `(`+strconv.Itoa(i+1)+`, EXISTS (SELECT 1 FROM bundles
+    WHERE visibility = 'live' AND `+holds+`))`)
+	}
+	return `SELECT i FROM (VALUES ` + strings.Join(rows, `, `) + `) AS c(i, held) WHERE NOT held ORDER BY i`
+}
+
 // addSuggestWordsSQL adds the words $1 (sorted, distinct) of the names of
 // bundles a write left live to suggest_words.
 const addSuggestWordsSQL = `
 INSERT INTO suggest_words (word) SELECT unnest($1::text[])
 ON CONFLICT (word) DO NOTHING`
+
+// Found is what a search of q found, which decides what Suggest may offer
+// for it.
+type Found int
+
+const (
+	// FoundAll: some bundle holds every word of q. Only names near q are
+	// offered: a q that finds bundles holds words people use, which a word
+	// of a name a letter away ("note" and "notes") would only replace.
+	FoundAll Found = iota
+	// FoundSome: no bundle holds every word of q, some hold some of them.
+	// A q that no name is near also gets corrected the words of it that no
+	// live bundle holds ("qiskt" in "qiskt tutorial", where "tutorial"
+	// finds bundles that are not what was asked for).
+	FoundSome
+	// FoundNone: no bundle holds any word of q, so every word of it may be
+	// corrected.
+	FoundNone
+)
 
 // Suggest returns up to MaxSuggestions names or repository names of live
 // bundles within a small edit distance of q, closest first, none equal to
@@ -103,19 +150,26 @@ ON CONFLICT (word) DO NOTHING`
 // the exact tier of relevance matches, so a search for a suggestion finds
 // its bundle first. Hidden and low bundles are never offered. A q outside
 // minSuggestRunes..maxSuggestRunes, or of more than maxSuggestWords words,
-// gets none.
+// is no name.
 //
-// With words (the caller's search of q found no bundle at all, so that no
-// word of q is a word any bundle holds), a q that no name is near gets
-// its words corrected instead (wordCandidates): "qiskt" is "qiskit", a
-// word of the name "Qiskit Primer", which a search for it finds. Without
-// words such corrections are never offered: a q that finds bundles holds
-// words people use, which a word of a name a letter away ("note" and
-// "notes") would only replace.
-func (s *Store) Suggest(ctx context.Context, q string, words bool) ([]string, error) {
+// When no bundle holds every word of q (found is FoundSome or FoundNone),
+// a q that no name is near gets its words corrected instead
+// (wordCandidates): "qiskt" is "qiskit", a word of the name "Qiskit
+// Primer", which a search for it finds. With FoundSome only the words that
+// no live bundle holds as the search reads them (unheldWords), stop words
+// aside, are corrected.
+func (s *Store) Suggest(ctx context.Context, q string, found Found) ([]string, error) {
 	qWords := nameWords(q)
-	if n := utf8.RuneCountInString(q); n < minSuggestRunes || n > maxSuggestRunes || len(qWords) > maxSuggestWords {
+	n := utf8.RuneCountInString(q)
+	names := n <= maxSuggestRunes && len(qWords) <= maxSuggestWords
+	if n < minSuggestRunes || n > maxWordsQueryRunes || !names && found == FoundAll {
 		return nil, nil
+	}
+	if !names {
+		// A question or a request as agents write them: no name, but its
+		// words may be misspelt.
+		qWords = contentWords(qWords)
+		qWords = qWords[:min(len(qWords), maxSuggestWords)]
 	}
 	var out []string
 	err := pgx.BeginTxFunc(ctx, s.read, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -132,52 +186,17 @@ func (s *Store) Suggest(ctx context.Context, q string, words bool) ([]string, er
 			return err
 		}
 		budget := maxEdits(strings.ToLower(q))
-		cands := candidates(q, qWords, fixes, budget)
-		if len(cands) == 0 {
-			return nil
-		}
-		texts := make([]string, len(cands))
-		for i, c := range cands {
-			texts[i] = c.text
-		}
-		rows, err := tx.Query(ctx, namedCandidatesSQL, texts, maxNamedBundles)
-		if err != nil {
-			return err
-		}
-		var i int
-		var name *string
-		seen := map[string]bool{}
-		_, err = pgx.ForEachRow(rows, []any{&i, &name}, func() error {
-			if name == nil { // the bundle's id, not a name
-				return nil
+		if names {
+			if out, err = nearNames(ctx, tx, candidates(q, qWords, fixes, budget)); err != nil || len(out) > 0 || found == FoundAll {
+				return err
 			}
-			key := strings.ToLower(*name)
-			if !seen[key] && len(out) < MaxSuggestions { // "Acme Widgets" and "acme-widgets": one
-				seen[key] = true
-				out = append(out, *name)
+		}
+		if found == FoundSome {
+			if err := keepUnheldWords(ctx, tx, q, qWords, fixes); err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil || len(out) > 0 || !words {
-			return err
 		}
-		cands, fixed := wordCandidates(q, qWords, fixes, budget)
-		if len(cands) == 0 {
-			return nil
-		}
-		// suggest_words keeps the words of names that are hidden since.
-		args := make([]any, len(fixed))
-		for k, f := range fixed {
-			args[k] = f
-		}
-		rows, err = tx.Query(ctx, heldWordsSQL(len(fixed)), args...)
-		if err != nil {
-			return err
-		}
-		_, err = pgx.ForEachRow(rows, []any{&i}, func() error {
-			out = append(out, cands[i-1].text)
-			return nil
-		})
+		out, err = heldCorrections(ctx, tx, q, qWords, fixes, budget)
 		return err
 	})
 	if stoppedByReadTimeout(ctx, err) {
@@ -187,6 +206,108 @@ func (s *Store) Suggest(ctx context.Context, q string, words bool) ([]string, er
 		return nil, fmt.Errorf("store: suggest: %w", err)
 	}
 	return out, nil
+}
+
+// nearNames returns the candidates that are, as okf_name_key, the name or
+// repository name of a live bundle (namedCandidatesSQL), as the bundle
+// spells it, each once, at most MaxSuggestions.
+func nearNames(ctx context.Context, tx pgx.Tx, cands []candidate) ([]string, error) {
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	texts := make([]string, len(cands))
+	for i, c := range cands {
+		texts[i] = c.text
+	}
+	rows, err := tx.Query(ctx, namedCandidatesSQL, texts, maxNamedBundles)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	var i int
+	var name *string
+	seen := map[string]bool{}
+	_, err = pgx.ForEachRow(rows, []any{&i, &name}, func() error {
+		if name == nil { // the bundle's id, not a name
+			return nil
+		}
+		key := strings.ToLower(*name)
+		if !seen[key] && len(out) < MaxSuggestions { // "Acme Widgets" and "acme-widgets": one
+			seen[key] = true
+			out = append(out, *name)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// heldCorrections returns q with its words corrected (wordCandidates) where
+// a live bundle's name or tagline holds the corrections (heldWordsSQL:
+// suggest_words keeps the words of names that are hidden since).
+func heldCorrections(ctx context.Context, tx pgx.Tx, q string, words []nameWord, fixes [][]correction, budget int) ([]string, error) {
+	cands, fixed := wordCandidates(q, words, fixes, budget)
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(fixed))
+	for k, f := range fixed {
+		args[k] = f
+	}
+	rows, err := tx.Query(ctx, heldWordsSQL(len(fixed)), args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	var i int
+	_, err = pgx.ForEachRow(rows, []any{&i}, func() error {
+		out = append(out, cands[i-1].text)
+		return nil
+	})
+	return out, err
+}
+
+// keepUnheldWords leaves in fixes the corrections of the words of q that no
+// live bundle holds (unheldWordsSQL), stop words aside: a word a bundle
+// holds is a word people use, even when no bundle holds it beside the
+// rest of q. The word q ends with is being typed, and is held by a name
+// it begins too.
+func keepUnheldWords(ctx context.Context, tx pgx.Tx, q string, words []nameWord, fixes [][]correction) error {
+	var places []int
+	var typed []bool
+	var args []any
+	for i, w := range words {
+		if len(fixes[i]) == 0 {
+			continue
+		}
+		if searchtext.IsStopWord(w.text) {
+			fixes[i] = nil
+			continue
+		}
+		places = append(places, i)
+		typed = append(typed, w.end == len(q))
+		args = append(args, w.text)
+	}
+	if len(places) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, unheldWordsSQL(typed), append(args, searchtext.Language(q))...)
+	if err != nil {
+		return err
+	}
+	unheld := map[int]bool{}
+	var k int
+	if _, err := pgx.ForEachRow(rows, []any{&k}, func() error {
+		unheld[places[k-1]] = true
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, i := range places {
+		if !unheld[i] {
+			fixes[i] = nil
+		}
+	}
+	return nil
 }
 
 // correctWords reads from suggest_words what correcting each of words

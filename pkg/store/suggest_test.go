@@ -53,7 +53,7 @@ func TestSuggest(t *testing.T) {
 		{"zanzibr", nil},                                    // a word of a name, not a name
 		{"completely different", nil},
 	} {
-		got, err := s.Suggest(ctx, c.q, false)
+		got, err := s.Suggest(ctx, c.q, store.FoundAll)
 		if err != nil {
 			t.Fatalf("Suggest(%q): %v", c.q, err)
 		}
@@ -76,12 +76,37 @@ func TestSuggest(t *testing.T) {
 		{"quoka", nil},                                            // a low bundle's word
 		{"completely different", nil},
 	} {
-		got, err := s.Suggest(ctx, c.q, true)
+		got, err := s.Suggest(ctx, c.q, store.FoundNone)
 		if err != nil {
 			t.Fatalf("Suggest(%q, words): %v", c.q, err)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("Suggest(%q, words) = %q, want %q", c.q, got, c.want)
+		}
+	}
+	// When some bundles hold some of q's words, only the words that no
+	// live bundle holds are corrected ("note" is held, as a stem of
+	// "notes"); the word being typed is held by a name word it begins.
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"zanzibr letter", []string{"zanzibar letter"}},
+		{"zanzibr note", []string{"zanzibar note"}},
+		{"okf handbo", nil},                        // "handbo" begins "handbook"
+		{"okf handbo ", []string{"okf handbook "}}, // not being typed
+		{"okfarg letter", []string{"okf org letter"}},
+		{"Zanzibr handbok", []string{"Zanzibar Handbook"}}, // a name first
+		{"cluster letter", nil},                            // every word held
+		// A request as agents write it, too long to be a name.
+		{"please find me the knowledge bundle about the zanzibr islands and its letters", []string{"please find me the knowledge bundle about the zanzibar islands and its letters"}},
+	} {
+		got, err := s.Suggest(ctx, c.q, store.FoundSome)
+		if err != nil {
+			t.Fatalf("Suggest(%q, some found): %v", c.q, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Suggest(%q, some found) = %q, want %q", c.q, got, c.want)
 		}
 	}
 }
@@ -97,7 +122,7 @@ func TestSuggestClosestFirstAndBounded(t *testing.T) {
 	for i := range 5 {
 		mustUpsert(t, s, named("dup", fmt.Sprintf("r%d", i), "index.md", "widgets"))
 	}
-	got, err := s.Suggest(ctx, "widgetz", false)
+	got, err := s.Suggest(ctx, "widgetz", store.FoundAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +145,7 @@ func TestSuggestClosestFirstAndBounded(t *testing.T) {
 
 	// Out of bounds: no lookup, no error.
 	for _, q := range []string{"", "wi", strings.Repeat("widgets ", 25)} {
-		if got, err := s.Suggest(ctx, q, false); err != nil || got != nil {
+		if got, err := s.Suggest(ctx, q, store.FoundAll); err != nil || got != nil {
 			t.Errorf("Suggest(%.20q...) = %q, %v; want nothing", q, got, err)
 		}
 	}

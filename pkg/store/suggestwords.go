@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/okfindex/okf-index/pkg/searchtext"
 )
 
 // The words of "did you mean": how q and names are cut into the words of
@@ -56,6 +58,18 @@ func nameWords(s string) []nameWord {
 			start = -1
 		case !isNameSeparator(r) && start < 0:
 			start = i
+		}
+	}
+	return out
+}
+
+// contentWords are words without the stop words, which a search leaves
+// out of q (searchtext.ParseQuery) and so never needs corrected.
+func contentWords(words []nameWord) []nameWord {
+	var out []nameWord
+	for _, w := range words {
+		if !searchtext.IsStopWord(w.text) {
+			out = append(out, w)
 		}
 	}
 	return out
@@ -261,7 +275,8 @@ func candidates(q string, words []nameWord, fixes [][]correction, budget int) []
 }
 
 // wordCandidates are the corrections of q that Suggest offers when no name
-// is near q and a search of q found nothing (its words): for a q of one
+// is near q and no bundle holds every word of q (its words; fixes holds
+// corrections of only the words Suggest may correct): for a q of one
 // word, that word's corrections (closest first, at most MaxSuggestions);
 // for more, q with every word that has a correction replaced by its
 // closest, when that is within budget edits in all, so that "qiskt primr"

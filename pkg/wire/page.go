@@ -12,9 +12,10 @@ type Page struct {
 	// a small edit distance), offered when a search with q finds few
 	// bundles on its first page; absent otherwise.
 	DidYouMean []string `json:"did_you_mean,omitempty"`
-	// CorrectedQ is the q whose bundles the page lists, when q itself
-	// found none on its first page and its first did_you_mean did: the
-	// items, next and next_offset are that q's. Absent otherwise.
+	// CorrectedQ is the q whose bundles the page lists, when no bundle of
+	// q's first page held every word of q and its first did_you_mean found
+	// bundles: the items, next and next_offset are that q's. Absent
+	// otherwise.
 	CorrectedQ *string `json:"corrected_q,omitempty"`
 }
 

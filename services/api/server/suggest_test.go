@@ -131,6 +131,7 @@ func TestDidYouMean(t *testing.T) {
 		{"q=okforg", []string{"OKF Org"}},                        // a typo of a name, nothing found
 		{"q=okforg&language=Go&sort=stars", []string{"OKF Org"}}, // other parameters change nothing
 		{"q=recipe+notez+03", []string{"Recipe notes 03"}},       // closest first
+		{"q=recipes+notes+03", []string{"Recipe notes 03"}},      // one bundle holds q whole
 		{"q=recipe", nil},           // plenty found
 		{"q=okf+org", nil},          // the name itself
 		{"q=okforg&offset=24", nil}, // not a first page
@@ -152,8 +153,10 @@ func TestDidYouMean(t *testing.T) {
 	if page := a.search("q=" + url.QueryEscape("OKF Org") + "&sort=relevance"); len(page.Items) == 0 || page.Items[0].Name != "OKF Org" {
 		t.Errorf("searching the suggestion: %+v", pageIDs(page))
 	}
-	// The web page offers it as a link to the same search with q replaced.
-	body := string(a.get("/?q=recipe+notez+03&language=Python", 200, nil))
+	// The web page offers it as a link to the same search with q replaced
+	// (a q one bundle holds whole: one that none does lists the
+	// suggestion's bundles, TestSearchFindsItsCorrection).
+	body := string(a.get("/?q=recipes+notes+03&language=Python", 200, nil))
 	if !strings.Contains(body, `Did you mean <a href="/?language=Python&amp;q=Recipe&#43;notes&#43;03">Recipe notes 03</a>`) {
 		t.Errorf("the search page does not offer the suggestion:\n%s", body)
 	}
@@ -162,23 +165,27 @@ func TestDidYouMean(t *testing.T) {
 	}
 }
 
-// TestSearchFindsItsCorrection: a first page that finds nothing lists what
-// its closest suggestion finds, and says so in corrected_q; its next page
-// is that q's. A word of q a letter from a word of names is corrected so
-// when no whole name is near q. A q that finds anything is never replaced.
+// TestSearchFindsItsCorrection: a first page on which no bundle holds
+// every word of q lists what its closest suggestion finds, and says so in
+// corrected_q; its next page is that q's. A word of q a letter from a word
+// of names is corrected so when no whole name is near q and no bundle holds
+// that word. A q some bundle holds whole is never replaced.
 func TestSearchFindsItsCorrection(t *testing.T) {
 	t.Parallel()
 	a := suggestFixture(t, config.VariantBase)
 	for _, c := range []struct {
 		query, corrected, first string // first: the first item's name, "" for any
+		found                   bool   // uncorrected: q finds bundles
 	}{
-		{"q=okforg", "OKF Org", "OKF Org"},                        // a name
-		{"q=okforg&language=Go&sort=stars", "OKF Org", "OKF Org"}, // other parameters kept
-		{"q=recipz", "recipe", ""},                                // a word of names
-		{"q=recipz&language=Go", "", ""},                          // the correction finds nothing either
-		{"q=recipe+notez+03", "", ""},                             // found partly: offered, not replaced
-		{"q=qqqzzzxxx", "", ""},                                   // nothing near
-		{"q=okforg&offset=24", "", ""},                            // not a first page
+		{"q=okforg", "OKF Org", "OKF Org", false},                          // a name
+		{"q=okforg&language=Go&sort=stars", "OKF Org", "OKF Org", false},   // other parameters kept
+		{"q=recipz", "recipe", "", false},                                  // a word of names
+		{"q=recipe+notez+03", "Recipe notes 03", "Recipe notes 03", false}, // found partly, a name near
+		{"q=handbok+hiring", "handbook hiring", "OKF Org", false},          // found partly, "handbok" held by none
+		{"q=recipe+hiring", "", "", true},                                  // found partly, every word held
+		{"q=recipz&language=Go", "", "", false},                            // the correction finds nothing either
+		{"q=qqqzzzxxx", "", "", false},                                     // nothing near
+		{"q=okforg&offset=24", "", "", false},                              // not a first page
 	} {
 		page := a.search(c.query)
 		got := ""
@@ -190,7 +197,7 @@ func TestSearchFindsItsCorrection(t *testing.T) {
 			continue
 		}
 		if c.corrected == "" {
-			if strings.Contains(c.query, "notez") != (len(page.Items) > 0) {
+			if c.found != (len(page.Items) > 0) {
 				t.Errorf("%s: %d items", c.query, len(page.Items))
 			}
 			continue

@@ -52,9 +52,11 @@ func TestBrowserPages(t *testing.T) {
 			p.querySelectorAll("*").length === p.querySelectorAll("mark, .snippet-field").length &&
 			[...p.querySelectorAll("mark")].every(m => m.textContent !== "" && m.children.length === 0))`))
 
-	// A typo of a name offers it, linked to the same search with q replaced.
+	// A q that finds a bundle holding every word of it, with a name a
+	// letter away, offers the name, linked to the same search with q
+	// replaced.
 	var didYouMean, href string
-	b.run("did you mean", chromedp.Navigate(u+"/?q=feild+guide+03&language=Go"), chromedp.WaitVisible(`.did-you-mean a`, chromedp.ByQuery),
+	b.run("did you mean", chromedp.Navigate(u+"/?q=field+guides+03&language=Go"), chromedp.WaitVisible(`.did-you-mean a`, chromedp.ByQuery),
 		chromedp.Text(`.did-you-mean a`, &didYouMean, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelector(".did-you-mean a").getAttribute("href")`, &href))
 	if didYouMean != "Field guide 03" || href != "/?language=Go&q=Field+guide+03" {
@@ -64,6 +66,14 @@ func TestBrowserPages(t *testing.T) {
 	b.run("follow the suggestion", chromedp.Navigate(u+href),
 		waitJS(`location.search === "?language=Go&q=Field+guide+03" && `+cards+` >= 1 &&
 			document.querySelector("#results .card h3").textContent === "Field guide 03"`))
+	// A typo no bundle holds lists what its correction finds, and says so.
+	var corrected string
+	b.run("corrected", chromedp.Navigate(u+"/?q=feild+guide+03&language=Go"), chromedp.WaitVisible(`.corrected`, chromedp.ByQuery),
+		chromedp.Text(`.corrected`, &corrected, chromedp.ByQuery),
+		waitJS(`document.querySelector("#results .card h3").textContent === "Field guide 03" && document.getElementById("q").value === "Field guide 03"`))
+	if !strings.Contains(corrected, "Showing results for") || !strings.Contains(corrected, "Field guide 03") {
+		t.Errorf("the corrected page says %q", corrected)
+	}
 	b.clean("did you mean")
 
 	// Each filter, from a fresh page.

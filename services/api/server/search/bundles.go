@@ -50,20 +50,24 @@ func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, er
 			full++
 		}
 	}
-	if page.DidYouMean, err = s.didYouMean(ctx, p, full, len(items) == 0); err != nil {
+	if page.DidYouMean, err = s.didYouMean(ctx, p, full, len(items)); err != nil {
 		return wire.Page{}, err
 	}
-	if len(items) == 0 && len(page.DidYouMean) > 0 {
-		// q found nothing: the page lists what its closest suggestion
-		// finds, and says so (corrected_q), as a search engine shows the
-		// results of a misspelt word's spelling.
+	if full == 0 && len(page.DidYouMean) > 0 {
+		// No bundle holds every word of q: the page lists what its
+		// closest suggestion finds, and says so (corrected_q), as a
+		// search engine shows the results of a misspelt word's spelling.
+		// The suggestion corrects only words no bundle holds (or is a
+		// name), so it finds what q found partly and more.
 		corrected := p
 		corrected.Q = page.DidYouMean[0]
-		if items, more, err = s.searchMore(ctx, corrected, want, p.Offset+want < resultCap); err != nil {
+		citems, cmore, err := s.searchMore(ctx, corrected, want, p.Offset+want < resultCap)
+		if err != nil {
 			return wire.Page{}, err
 		}
-		if len(items) > 0 {
+		if len(citems) > 0 {
 			p, page.CorrectedQ = corrected, &corrected.Q
+			items, more = citems, cmore
 		}
 	}
 	if more {
@@ -143,11 +147,12 @@ const fewResults = 3
 
 // didYouMean is what the page of p offers in place of its q when its first
 // page (offset 0, no cursor) holds fewer than fewResults bundles holding
-// every word of q, found of them (words are optional, so a typo among other
-// words still finds bundles holding the others: store.Bundle.Partial): the
-// store's suggestions (store.Suggest: names and repository names a few
-// edits from q, and, when the page is empty, q's words corrected to words
-// of names). The other parameters stay as they are; a suggestion is a new q
+// every word of q, full of its listed ones (words are optional, so a typo
+// among other words still finds bundles holding the others:
+// store.Bundle.Partial): the store's suggestions (store.Suggest: names and
+// repository names a few edits from q, and, when no listed bundle holds
+// every word, the words of q that no bundle holds corrected to words of
+// names). The other parameters stay as they are; a suggestion is a new q
 // for the same search.
 //
 // It is part of the page's computation, so the page cache keeps it with the
@@ -155,11 +160,18 @@ const fewResults = 3
 // suggestion is a nicety, so when Suggest fails (a timeout, the database)
 // the page is answered without one and the failure logged at warn; only a
 // request that went away fails the page, as its search would.
-func (s *Service) didYouMean(ctx context.Context, p store.SearchParams, found int, empty bool) ([]string, error) {
-	if p.Q == "" || p.Offset != 0 || p.After != "" || found >= fewResults {
+func (s *Service) didYouMean(ctx context.Context, p store.SearchParams, full, listed int) ([]string, error) {
+	if p.Q == "" || p.Offset != 0 || p.After != "" || full >= fewResults {
 		return nil, nil
 	}
-	suggestions, err := s.d.Store.Suggest(ctx, p.Q, empty)
+	found := store.FoundAll
+	switch {
+	case listed == 0:
+		found = store.FoundNone
+	case full == 0:
+		found = store.FoundSome
+	}
+	suggestions, err := s.d.Store.Suggest(ctx, p.Q, found)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err

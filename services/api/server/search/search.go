@@ -23,7 +23,7 @@ import (
 // Store is what the read routes read.
 type Store interface {
 	Search(ctx context.Context, p store.SearchParams) ([]store.Bundle, error)
-	Suggest(ctx context.Context, q string, words bool) ([]string, error)
+	Suggest(ctx context.Context, q string, found store.Found) ([]string, error)
 	GetBundle(ctx context.Context, id string) (store.Bundle, error)
 	Stats(ctx context.Context) (wire.IndexStats, error)
 	Changes(ctx context.Context, after store.ChangeCursor, limit int) (store.ChangePage, error)

@@ -40,8 +40,9 @@ func (s *Service) tools() toolSet {
 				"next_offset, next, did_you_mean?, corrected_q?}: each item is a bundle card whose id get_bundle takes, with a " +
 				"snippet {field, text, highlights} of the passage q matched when q is given. To read further, call " +
 				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
-				"finds fewer than 3 bundles, did_you_mean offers close names to search for instead; when it finds none, " +
-				"the page lists what the first of them finds and corrected_q says so. q may be a " +
+				"finds fewer than 3 bundles holding all its words, did_you_mean offers close names to search for instead; " +
+				"when none holds them all, it may also offer q with the words no bundle holds corrected, and the page " +
+				"lists what the first suggestion finds and corrected_q says so. q may be a " +
 				"question in any words: word forms and accents do not matter, a language's name (\"german\", " +
 				"\"portuguese\") finds the bundles written in it, and with sort=relevance the bundles holding most " +
 				"of its words come first.",

@@ -82,7 +82,7 @@ type Results struct {
 	// search with it as q.
 	DidYouMean []Suggestion
 	// Typed and Corrected: the page lists what Corrected finds, since
-	// Typed, the q as typed, found nothing; both "" otherwise.
+	// no bundle held every word of Typed, the q as typed; both "" otherwise.
 	Typed, Corrected string
 }
 
