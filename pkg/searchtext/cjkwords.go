@@ -163,3 +163,37 @@ func isHangulRun(runes []rune) bool {
 func isHiragana(r rune) bool {
 	return r >= utf8.RuneSelf && unicode.Is(unicode.Hiragana, r)
 }
+
+// A piece of Han characters with no function word in it is often several
+// words written together ("中药配伍禁忌" is 中药, 配伍 and 禁忌), which a text
+// may write apart ("中药的配伍禁忌"). Most Chinese words, and the kanji
+// compounds of Japanese, are two characters, so such a piece of four to
+// maxHanChunkedRunes characters also looks for its two-character chunks
+// (the last one overlapping the one before when the piece is odd): each
+// a term of its own, which the whole piece holds, so a bundle holding the
+// piece holds them all and still comes first, and one holding some of
+// the chunks is found too, after it (words are optional).
+const maxHanChunkedRunes = 12
+
+// hanChunks are the chunks of piece described above, nil for a piece that
+// is not Han characters alone, or shorter than four or longer than
+// maxHanChunkedRunes.
+func hanChunks(piece string) []string {
+	runes := []rune(piece)
+	if len(runes) < 4 || len(runes) > maxHanChunkedRunes {
+		return nil
+	}
+	for _, r := range runes {
+		if !unicode.Is(unicode.Han, r) {
+			return nil
+		}
+	}
+	var out []string
+	for i := 0; i+2 <= len(runes); i += 2 {
+		out = append(out, string(runes[i:i+2]))
+	}
+	if len(runes)%2 == 1 {
+		out = append(out, string(runes[len(runes)-2:]))
+	}
+	return out
+}

@@ -68,6 +68,13 @@ type Term struct {
 	// a phrase: "PharmacyDomain" -> Words [pharmacydomain], Parts [pharmacy
 	// domain]. Else nil.
 	Parts []string
+	// Chunk: the term is a two-character chunk of the Han phrase before
+	// it (hanChunks), which every bundle holding that phrase holds.
+	Chunk bool
+	// Spellings are, for a single unquoted word, its other spellings in
+	// English, British for American and American for British ("color" for
+	// "colour": spellings.go), which it also matches. Else nil.
+	Spellings []string
 	// Prefix: the word may be the start of a longer word. Set only on the
 	// last term of q, when it is a single unquoted non-CJK word of at least
 	// MinPrefix runes and q ends with that word: not with a space, which
@@ -106,8 +113,8 @@ func ParseQuery(q string) Query {
 		}
 		terms = append(terms, op.terms()...)
 	}
-	query.Terms = firstTerms(dropStopWords(dedupe(terms), Language(q)))
-	query.Excluded = firstTerms(dedupe(query.Excluded))
+	query.Terms = withSpellings(firstTerms(dropStopWords(dedupe(terms), Language(q))))
+	query.Excluded = withSpellings(firstTerms(dedupe(query.Excluded)))
 	return query
 }
 

@@ -11,6 +11,7 @@ func word(w string) Term               { return Term{Words: []string{w}} }
 func prefix(w string) Term             { return Term{Words: []string{w}, Prefix: true} }
 func phrase(words ...string) Term      { return Term{Words: words, Phrase: true} }
 func split(w string, p ...string) Term { return Term{Words: []string{w}, Parts: p} }
+func chunk(c string) Term              { return Term{Words: []string{c}, Phrase: true, Chunk: true} }
 func terms(ts ...Term) []Term          { return ts }
 
 var parseQueryCases = []struct {
@@ -71,12 +72,14 @@ var parseQueryCases = []struct {
 	{"compound typed after other words", "docs kf-cp", terms(word("docs"), phrase("kf", "cp"), word("kf"), prefix("cp")), nil},
 	{"compound typed, first word a stop word", "no-sl", terms(phrase("no", "sl"), prefix("sl")), nil},
 	{"accents kept, case folded", "Finanças ÉCOLE ", terms(word("finanças"), word("école")), nil},
-	{"Chinese run", "大模型研究", terms(phrase("大模", "模型", "型研", "研究")), nil},
+	{"Chinese run, and its two-character chunks", "大模型研究", terms(phrase("大模", "模型", "型研", "研究"), chunk("大模"), chunk("型研"), chunk("研究")), nil},
+	{"Chinese run of even length", "中药配伍禁忌", terms(phrase("中药", "药配", "配伍", "伍禁", "禁忌"), chunk("中药"), chunk("配伍"), chunk("禁忌")), nil},
+	{"Han run of three, no chunks", "大模型", terms(phrase("大模", "模型")), nil},
 	{"one CJK character", "型", terms(phrase("型")), nil},
 	{"Japanese kana and kanji", "設計ガイド", terms(phrase("設計", "計ガ", "ガイ", "イド")), nil},
 	{"Korean", "한국어 검색", terms(phrase("한국", "국어"), phrase("검색")), nil},
 	{"Japanese run cut at its particle", "検索の設定", terms(phrase("検索"), phrase("設定")), nil},
-	{"Chinese run cut at its function words", "如何导入数据的格式", terms(phrase("导入", "入数", "数据"), phrase("格式")), nil},
+	{"Chinese run cut at its function words", "如何导入数据的格式", terms(phrase("导入", "入数", "数据"), chunk("导入"), chunk("数据"), phrase("格式")), nil},
 	{"Korean particle cut", "서버의 설정을", terms(phrase("서버"), phrase("설정")), nil},
 	{"quoted CJK run taken as written", `"検索の設定"`, terms(phrase("検索", "索の", "の設", "設定")), nil},
 	{"excluded CJK run taken as written", "docs -検索の設定", terms(word("docs")), terms(phrase("検索", "索の", "の設", "設定"))},

@@ -67,7 +67,7 @@ func newMatcher(q Query) matcher {
 			m.runs = append(m.runs, joinBigrams(t.Words))
 			continue
 		}
-		for _, w := range append(append([]string{}, t.Words...), t.Parts...) {
+		for _, w := range slices.Concat(t.Words, t.Parts, t.Spellings) {
 			if t.Prefix {
 				m.prefixes = append(m.prefixes, fold(w))
 			}

@@ -35,7 +35,9 @@ func TestSnippet(t *testing.T) {
 		{"大模型", []Field{{"name", "Agnes AI"}, {"tagline", "关于大模型的研究"}}, "tagline: 关于[大模型]的研究"},
 		{"how to integrate firebase", []Field{{"description", "Integration of Firebase with apps."}},
 			"description: [Integration] of [Firebase] with apps."},
-		{"c++ templates", []Field{{"name", "Modern C++ Templates"}}, "name: Modern [C++] [Templates]"}, // a name written with symbols
+		{"colour contrast ", []Field{{"description", "Alt text, captions, color contrast 4.5:1"}}, "description: Alt text, captions, [color] [contrast] 4.5:1"}, // the other spelling
+		{"中药配伍禁忌", []Field{{"description", "常用中药的性味归经、功效与配伍禁忌。"}}, "description: 常用[中药]的性味归经、功效与[配伍][禁忌]。"},                                                     // Han chunks
+		{"c++ templates", []Field{{"name", "Modern C++ Templates"}}, "name: Modern [C++] [Templates]"},                                                          // a name written with symbols
 		{"c#", []Field{{"tagline", "Async in C#, F# and .NET (C++20 too)"}}, "tagline: Async in [C#], F# and .NET (C++20 too)"},
 		{".net c++", []Field{{"tagline", "Async in C#, F# and .NET (C++20 too)"}}, "tagline: Async in C#, F# and [.NET] ([C++20] too)"},
 		{"c++", []Field{{"name", "Notes on abc++ and C64"}}, ""}, // not a word apart

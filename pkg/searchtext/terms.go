@@ -17,7 +17,7 @@ func tokenTerms(token string) []Term {
 
 // queryTokenTerms is tokenTerms of a token of the query as typed, whose CJK
 // runs are cut into the words they hold (cjkWords), each a phrase of its
-// bigrams. A quoted phrase, an excluded token and a repository's name are
+// bigrams followed by its Han chunks (hanChunks). A quoted phrase, an excluded token and a repository's name are
 // taken as written (tokenTerms).
 func queryTokenTerms(token string) []Term {
 	return tokenTermsCut(token, true)
@@ -33,6 +33,13 @@ func tokenTermsCut(token string, cutCJK bool) []Term {
 			}
 			for _, w := range words {
 				terms = append(terms, newTerm(bigrams(w), true))
+				if cutCJK {
+					for _, chunk := range hanChunks(w) {
+						t := newTerm(bigrams(chunk), true)
+						t.Chunk = true
+						terms = append(terms, t)
+					}
+				}
 			}
 			continue
 		}

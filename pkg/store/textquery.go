@@ -90,10 +90,25 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 		}
 		return `((` + strings.Join(terms, op) + `)` + and + `)`
 	}
+	// Every term is in the conjunction and the disjunction, a Han phrase's
+	// chunks too, which the phrase holds (so they change neither): each
+	// statement then reads every parameter the terms added. The partial
+	// tier leaves a chunk out of q only with its phrase: a conjunction
+	// holding the phrase holds every term.
 	tq.all, tq.some = join(tq.terms, ` && `), join(tq.terms, ` || `)
 	if len(tq.terms) >= 3 {
+		parents := chunkParents(terms)
 		for i := range tq.terms {
-			tq.allButOne = append(tq.allButOne, join(slices.Delete(slices.Clone(tq.terms), i, i+1), ` && `))
+			if parents[i] >= 0 {
+				continue
+			}
+			var others []string
+			for j, t := range tq.terms {
+				if j != i && (parents[j] < 0 || parents[j] == i) {
+					others = append(others, t)
+				}
+			}
+			tq.allButOne = append(tq.allButOne, join(others, ` && `))
 		}
 	}
 	tq.allTyped, tq.someTyped = tq.all, tq.some
@@ -102,6 +117,24 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 	}
 	tq.key, tq.dir = parsed.Key, parsed.Dir
 	return tq, true
+}
+
+// chunkParents returns, for each of terms, the index of the Han phrase it
+// is a chunk of (searchtext.Term.Chunk: the nearest phrase before it,
+// which holds its bigram), -1 for the other terms.
+func chunkParents(terms []searchtext.Term) []int {
+	out := make([]int, len(terms))
+	parent := -1
+	for i, t := range terms {
+		out[i] = -1
+		switch {
+		case !t.Chunk:
+			parent = i
+		case parent >= 0 && terms[parent].Phrase && slices.Contains(terms[parent].Words, t.Words[0]):
+			out[i] = parent
+		}
+	}
+	return out
 }
 
 // holds is the condition that the bundles row of alias ("" or "x.") holds
@@ -188,8 +221,8 @@ func (tq textQuery) headHolds(typed string) string {
 // also the start of a name or tagline word (plain when t is not typed).
 // Words are stemmed in English and in lang, the configuration q is written
 // in (okf_configs, migration 0018). A word also matches each of glued as
-// written (searchtext.Simple). With
-// b.widePrefix, the word being typed also begins any word of the whole
+// written (searchtext.Simple), and its other spellings
+// (searchtext.Term.Spellings) as written or stemmed. With b.widePrefix, the word being typed also begins any word of the whole
 // vector, in plain and typed alike.
 func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain, typed string) {
 	if t.Phrase {
@@ -203,6 +236,9 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain
 	// part, and the word as written finds the glued form anyway.
 	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
 		parts = ` || ` + b.call(termCall{fn: "okf_phrase", text: strings.Join(t.Parts, " "), lang: lang})
+	}
+	for _, s := range t.Spellings {
+		parts += ` || ` + b.call(termCall{fn: "okf_term", text: s, opt: "false", lang: lang})
 	}
 	for _, g := range glued {
 		parts += ` || ` + b.call(termCall{fn: "okf_term", text: g, opt: "false", lang: searchtext.Simple})
