@@ -164,36 +164,80 @@ func isHiragana(r rune) bool {
 	return r >= utf8.RuneSelf && unicode.Is(unicode.Hiragana, r)
 }
 
-// A piece of Han characters with no function word in it is often several
-// words written together ("中药配伍禁忌" is 中药, 配伍 and 禁忌), which a text
-// may write apart ("中药的配伍禁忌"). Most Chinese words, and the kanji
-// compounds of Japanese, are two characters, so such a piece of four to
-// maxHanChunkedRunes characters also looks for its two-character chunks
-// (the last one overlapping the one before when the piece is odd): each
-// a term of its own, which the whole piece holds, so a bundle holding the
-// piece holds them all and still comes first, and one holding some of
-// the chunks is found too, after it (words are optional).
-const maxHanChunkedRunes = 12
+// A piece with no function word in it is often several words written
+// together: in Chinese "中药配伍禁忌" is 中药, 配伍 and 禁忌, in Japanese
+// "真柏ジンシャリ" is 真柏 and ジンシャリ, a kanji word and a katakana one; a
+// text may write them apart ("中药的…配伍禁忌"). So such a piece also looks
+// for its chunks (cjkChunks): its runs of one script (Han, Katakana,
+// Hiragana) where it mixes them, and a run of four to maxHanChunkedRunes Han
+// characters cut in two-character pieces (most Chinese words, and the
+// kanji compounds of Japanese, are two characters; the last piece overlaps
+// the one before when the run is odd). Each chunk is a term of its own,
+// which the whole piece holds, so a bundle holding the piece holds them
+// all and still comes first, and one holding some of the chunks is found
+// too, after it (words are optional). A chunk of one character is not
+// looked for: the index holds a character alone only where it stands
+// alone.
+const (
+	maxHanChunkedRunes = 12
+	maxChunkedRunes    = 24
+)
 
-// hanChunks are the chunks of piece described above, nil for a piece that
-// is not Han characters alone, or shorter than four or longer than
-// maxHanChunkedRunes.
-func hanChunks(piece string) []string {
+// cjkChunks are the chunks of piece described above; nil for a piece of
+// one script that is not a Han run of four characters or more, for a
+// Hangul piece, and for one longer than maxChunkedRunes.
+func cjkChunks(piece string) []string {
 	runes := []rune(piece)
-	if len(runes) < 4 || len(runes) > maxHanChunkedRunes {
+	if len(runes) < 3 || len(runes) > maxChunkedRunes || isHangulRun(runes) {
 		return nil
 	}
-	for _, r := range runes {
-		if !unicode.Is(unicode.Han, r) {
-			return nil
-		}
-	}
 	var out []string
-	for i := 0; i+2 <= len(runes); i += 2 {
-		out = append(out, string(runes[i:i+2]))
-	}
-	if len(runes)%2 == 1 {
-		out = append(out, string(runes[len(runes)-2:]))
+	start := 0
+	for i := 1; i <= len(runes); i++ {
+		if i < len(runes) && cjkScript(runes[i]) == cjkScript(runes[start]) {
+			continue
+		}
+		run := runes[start:i]
+		switch {
+		case cjkScript(run[0]) == scriptHan && len(run) >= 4 && len(run) <= maxHanChunkedRunes:
+			out = append(out, hanPairs(run)...)
+		case len(run) >= 2 && len(run) < len(runes):
+			out = append(out, string(run))
+		}
+		start = i
 	}
 	return out
+}
+
+// hanPairs cuts a run of Han characters in two-character pieces, the last
+// one overlapping the one before when the run is odd.
+func hanPairs(run []rune) []string {
+	var out []string
+	for i := 0; i+2 <= len(run); i += 2 {
+		out = append(out, string(run[i:i+2]))
+	}
+	if len(run)%2 == 1 {
+		out = append(out, string(run[len(run)-2:]))
+	}
+	return out
+}
+
+// The scripts cjkChunks cuts a piece between.
+const (
+	scriptOther = iota
+	scriptHan
+	scriptKatakana
+	scriptHiragana
+)
+
+func cjkScript(r rune) int {
+	switch {
+	case unicode.Is(unicode.Han, r):
+		return scriptHan
+	case unicode.Is(unicode.Katakana, r) || r == 'ー':
+		return scriptKatakana
+	case unicode.Is(unicode.Hiragana, r):
+		return scriptHiragana
+	}
+	return scriptOther
 }

@@ -69,8 +69,16 @@ type Term struct {
 	// domain]. Else nil.
 	Parts []string
 	// Chunk: the term is a two-character chunk of the Han phrase before
-	// it (hanChunks), which every bundle holding that phrase holds.
+	// it (cjkChunks), which every bundle holding that phrase holds.
 	Chunk bool
+	// Expansion is, for a single unquoted word that is an acronym, what it
+	// stands for ("natural language processing" for "nlp": acronyms.go),
+	// which it also matches as a phrase. Else "".
+	Expansion string
+	// Acronyms are, for a single unquoted word of a run of q's words that
+	// spells out an acronym ("natural" in "natural language processing"),
+	// the acronyms, which it also matches. Else nil.
+	Acronyms []string
 	// Spellings are, for a single unquoted word, its other spellings in
 	// English, British for American and American for British ("color" for
 	// "colour": spellings.go), which it also matches. Else nil.
@@ -113,7 +121,7 @@ func ParseQuery(q string) Query {
 		}
 		terms = append(terms, op.terms()...)
 	}
-	query.Terms = withSpellings(firstTerms(dropStopWords(dedupe(terms), Language(q))))
+	query.Terms = withAcronyms(withSpellings(firstTerms(dropStopWords(dedupe(terms), Language(q)))))
 	query.Excluded = withSpellings(firstTerms(dedupe(query.Excluded)))
 	return query
 }

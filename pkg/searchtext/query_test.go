@@ -11,7 +11,7 @@ func word(w string) Term               { return Term{Words: []string{w}} }
 func prefix(w string) Term             { return Term{Words: []string{w}, Prefix: true} }
 func phrase(words ...string) Term      { return Term{Words: words, Phrase: true} }
 func split(w string, p ...string) Term { return Term{Words: []string{w}, Parts: p} }
-func chunk(c string) Term              { return Term{Words: []string{c}, Phrase: true, Chunk: true} }
+func chunk(words ...string) Term       { return Term{Words: words, Phrase: true, Chunk: true} }
 func terms(ts ...Term) []Term          { return ts }
 
 var parseQueryCases = []struct {
@@ -76,7 +76,11 @@ var parseQueryCases = []struct {
 	{"Chinese run of even length", "中药配伍禁忌", terms(phrase("中药", "药配", "配伍", "伍禁", "禁忌"), chunk("中药"), chunk("配伍"), chunk("禁忌")), nil},
 	{"Han run of three, no chunks", "大模型", terms(phrase("大模", "模型")), nil},
 	{"one CJK character", "型", terms(phrase("型")), nil},
-	{"Japanese kana and kanji", "設計ガイド", terms(phrase("設計", "計ガ", "ガイ", "イド")), nil},
+	{"Japanese kana and kanji, and each script's run", "設計ガイド", terms(phrase("設計", "計ガ", "ガイ", "イド"), chunk("設計"), chunk("ガイ", "イド")), nil},
+	{"Japanese words written together", "真柏ジンシャリ", terms(phrase("真柏", "柏ジ", "ジン", "ンシ", "シャ", "ャリ"), chunk("真柏"), chunk("ジン", "ンシ", "シャ", "ャリ")), nil},
+	{"kanji run cut in pairs", "機械学習モデル", terms(phrase("機械", "械学", "学習", "習モ", "モデ", "デル"), chunk("機械"), chunk("学習"), chunk("モデ", "デル")), nil},
+	{"katakana alone, no chunks", "ナレッジベース", terms(phrase("ナレ", "レッ", "ッジ", "ジベ", "ベー", "ース")), nil},
+	{"hiragana inside a word, no chunks", "書き込み", terms(phrase("書き", "き込", "込み")), nil},
 	{"Korean", "한국어 검색", terms(phrase("한국", "국어"), phrase("검색")), nil},
 	{"Japanese run cut at its particle", "検索の設定", terms(phrase("検索"), phrase("設定")), nil},
 	{"Chinese run cut at its function words", "如何导入数据的格式", terms(phrase("导入", "入数", "数据"), chunk("导入"), chunk("数据"), phrase("格式")), nil},
@@ -94,10 +98,20 @@ var parseQueryCases = []struct {
 	{"CJK symbols are not words", "㍃ ㈀ ", nil, nil},
 }
 
+// withoutAlternatives is terms without the other words each also matches
+// (spellings, acronyms: TestSpellings, TestAcronyms).
+func withoutAlternatives(terms []Term) []Term {
+	for i := range terms {
+		terms[i].Spellings, terms[i].Acronyms, terms[i].Expansion = nil, nil, ""
+	}
+	return terms
+}
+
 func TestParseQuery(t *testing.T) {
 	for _, tt := range parseQueryCases {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ParseQuery(tt.q)
+			got.Terms, got.Excluded = withoutAlternatives(got.Terms), withoutAlternatives(got.Excluded)
 			if !reflect.DeepEqual(got.Terms, tt.terms) {
 				t.Errorf("ParseQuery(%q).Terms =\n  %+v\nwant\n  %+v", tt.q, got.Terms, tt.terms)
 			}

@@ -67,7 +67,7 @@ func newMatcher(q Query) matcher {
 			m.runs = append(m.runs, joinBigrams(t.Words))
 			continue
 		}
-		for _, w := range slices.Concat(t.Words, t.Parts, t.Spellings) {
+		for _, w := range slices.Concat(t.Words, t.Parts, t.Spellings, t.Acronyms, strings.Fields(t.Expansion)) {
 			if t.Prefix {
 				m.prefixes = append(m.prefixes, fold(w))
 			}

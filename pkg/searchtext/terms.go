@@ -17,7 +17,7 @@ func tokenTerms(token string) []Term {
 
 // queryTokenTerms is tokenTerms of a token of the query as typed, whose CJK
 // runs are cut into the words they hold (cjkWords), each a phrase of its
-// bigrams followed by its Han chunks (hanChunks). A quoted phrase, an excluded token and a repository's name are
+// bigrams followed by its chunks (cjkChunks). A quoted phrase, an excluded token and a repository's name are
 // taken as written (tokenTerms).
 func queryTokenTerms(token string) []Term {
 	return tokenTermsCut(token, true)
@@ -34,7 +34,7 @@ func tokenTermsCut(token string, cutCJK bool) []Term {
 			for _, w := range words {
 				terms = append(terms, newTerm(bigrams(w), true))
 				if cutCJK {
-					for _, chunk := range hanChunks(w) {
+					for _, chunk := range cjkChunks(w) {
 						t := newTerm(bigrams(chunk), true)
 						t.Chunk = true
 						terms = append(terms, t)

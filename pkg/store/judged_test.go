@@ -458,7 +458,8 @@ func wordTypoHits(t testing.TB, s *store.Store, typos []judgedTypo) float64 {
 // pageOf is the first five bundles by relevance that the API's page lists
 // for q (search.Service.Page): q's own, or, when none of them holds every
 // word of q, those of its first suggestion (the page's corrected_q) when
-// that finds any; found says whether q found any itself.
+// that finds any and q found none, or a bundle holds every word of it;
+// found says whether q found any itself.
 func pageOf(t testing.TB, s *store.Store, q string) (page []store.Bundle, found bool) {
 	t.Helper()
 	ctx := context.Background()
@@ -484,7 +485,7 @@ func pageOf(t testing.TB, s *store.Store, q string) (page []store.Bundle, found 
 	if len(got) == 0 {
 		return page, len(page) > 0
 	}
-	if corrected := search(got[0]); len(corrected) > 0 {
+	if corrected := search(got[0]); len(corrected) > 0 && (len(page) == 0 || !corrected[0].Partial) {
 		return corrected, len(page) > 0
 	}
 	return page, len(page) > 0

@@ -221,8 +221,10 @@ func (tq textQuery) headHolds(typed string) string {
 // also the start of a name or tagline word (plain when t is not typed).
 // Words are stemmed in English and in lang, the configuration q is written
 // in (okf_configs, migration 0018). A word also matches each of glued as
-// written (searchtext.Simple), and its other spellings
-// (searchtext.Term.Spellings) as written or stemmed. With b.widePrefix, the word being typed also begins any word of the whole
+// written (searchtext.Simple), its other spellings (searchtext.Term.Spellings)
+// as written or stemmed, the acronyms of the run of q's words it is part of
+// (Term.Acronyms) as written, and, an acronym, what it stands for
+// (Term.Expansion) as a phrase. With b.widePrefix, the word being typed also begins any word of the whole
 // vector, in plain and typed alike.
 func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain, typed string) {
 	if t.Phrase {
@@ -236,6 +238,12 @@ func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain
 	// part, and the word as written finds the glued form anyway.
 	if len(t.Parts) > 1 && !slices.ContainsFunc(t.Parts, allDigits) {
 		parts = ` || ` + b.call(termCall{fn: "okf_phrase", text: strings.Join(t.Parts, " "), lang: lang})
+	}
+	for _, a := range t.Acronyms {
+		parts += ` || ` + b.call(termCall{fn: "okf_term", text: a, opt: "false", lang: searchtext.Simple})
+	}
+	if t.Expansion != "" {
+		parts += ` || ` + b.call(termCall{fn: "okf_phrase", text: t.Expansion, lang: lang})
 	}
 	for _, s := range t.Spellings {
 		parts += ` || ` + b.call(termCall{fn: "okf_term", text: s, opt: "false", lang: lang})

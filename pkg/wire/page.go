@@ -14,8 +14,8 @@ type Page struct {
 	DidYouMean []string `json:"did_you_mean,omitempty"`
 	// CorrectedQ is the q whose bundles the page lists, when no bundle of
 	// q's first page held every word of q and its first did_you_mean found
-	// bundles: the items, next and next_offset are that q's. Absent
-	// otherwise.
+	// bundles (when q found some, one holding every word of it): the items,
+	// next and next_offset are that q's. Absent otherwise.
 	CorrectedQ *string `json:"corrected_q,omitempty"`
 }
 

@@ -183,6 +183,7 @@ func TestSearchFindsItsCorrection(t *testing.T) {
 		{"q=recipe+notez+03", "Recipe notes 03", "Recipe notes 03", false}, // found partly, a name near
 		{"q=handbok+hiring", "handbook hiring", "OKF Org", false},          // found partly, "handbok" held by none
 		{"q=recipe+hiring", "", "", true},                                  // found partly, every word held
+		{"q=recipz+hiring", "", "", true},                                  // found partly, no bundle holds the correction whole
 		{"q=recipz&language=Go", "", "", false},                            // the correction finds nothing either
 		{"q=qqqzzzxxx", "", "", false},                                     // nothing near
 		{"q=okforg&offset=24", "", "", false},                              // not a first page
@@ -208,6 +209,10 @@ func TestSearchFindsItsCorrection(t *testing.T) {
 		if len(page.DidYouMean) == 0 || page.DidYouMean[0] != c.corrected {
 			t.Errorf("%s: did_you_mean %q, want %q first", c.query, page.DidYouMean, c.corrected)
 		}
+	}
+	// A correction no bundle holds whole is offered, not listed.
+	if page := a.search("q=recipz+hiring"); !slices.Equal(page.DidYouMean, []string{"recipe hiring"}) {
+		t.Errorf("q=recipz+hiring: did_you_mean %q", page.DidYouMean)
 	}
 	// The correction's next page is the correction's own.
 	page := a.search("q=recipz&limit=5")

@@ -56,16 +56,17 @@ func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, er
 	if full == 0 && len(page.DidYouMean) > 0 {
 		// No bundle holds every word of q: the page lists what its
 		// closest suggestion finds, and says so (corrected_q), as a
-		// search engine shows the results of a misspelt word's spelling.
-		// The suggestion corrects only words no bundle holds (or is a
-		// name), so it finds what q found partly and more.
+		// search engine shows the results of a misspelt word's spelling,
+		// when that finds anything and q found nothing, or when a bundle
+		// holds every word of it (a word of another language, a letter
+		// from a word of names, found nothing more).
 		corrected := p
 		corrected.Q = page.DidYouMean[0]
 		citems, cmore, err := s.searchMore(ctx, corrected, want, p.Offset+want < resultCap)
 		if err != nil {
 			return wire.Page{}, err
 		}
-		if len(citems) > 0 {
+		if len(citems) > 0 && (len(items) == 0 || !citems[0].Partial) {
 			p, page.CorrectedQ = corrected, &corrected.Q
 			items, more = citems, cmore
 		}

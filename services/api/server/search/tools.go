@@ -42,7 +42,8 @@ func (s *Service) tools() toolSet {
 				"again with offset set to next_offset until it is null; the list ends at 1000 results. When q " +
 				"finds fewer than 3 bundles holding all its words, did_you_mean offers close names to search for instead; " +
 				"when none holds them all, it may also offer q with the words no bundle holds corrected, and the page " +
-				"lists what the first suggestion finds and corrected_q says so. q may be a " +
+				"lists what the first suggestion finds (when q found nothing, or a bundle holds every word of the " +
+				"suggestion) and corrected_q says so. q may be a " +
 				"question in any words: word forms and accents do not matter, a language's name (\"german\", " +
 				"\"portuguese\") finds the bundles written in it, and with sort=relevance the bundles holding most " +
 				"of its words come first.",
