@@ -86,16 +86,17 @@ func withAcronyms(terms []Term) []Term {
 		return singular(t.Words[0]), true
 	}
 	for i := range terms {
-		w, ok := word(i)
-		if !ok {
+		if _, ok := word(i); !ok {
 			continue
 		}
+		// As written first: "gtfs" and "cms" end in an s of their own.
+		w := terms[i].Words[0]
 		if long, found := acronyms[w]; found {
 			terms[i].Expansion = long
-		} else if long, found := acronyms[terms[i].Words[0]]; found { // "ads"-like words are no plurals of one
+		} else if long, found := acronyms[singular(w)]; found {
 			terms[i].Expansion = long
 		}
-		run := []string{}
+		var run []string
 		for j := i; j < len(terms) && j-i < maxSpelledWords; j++ {
 			w, ok := word(j)
 			if !ok {

@@ -1,6 +1,7 @@
 package searchtext
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -79,6 +80,14 @@ type Term struct {
 	// spells out an acronym ("natural" in "natural language processing"),
 	// the acronyms, which it also matches. Else nil.
 	Acronyms []string
+	// Weak: a single unquoted word that is a stop word of a language other
+	// than English and q's own ("im" in "fahrstrassenbildung im
+	// relaisstellwerk", whose three words do not tell that they are
+	// German; an acronym, "ai", is never weak): kept, since it may be a
+	// word of q's (IM, "die"), but it says
+	// less of what q asks than its other words (relevance's partial tier
+	// counts it half).
+	Weak bool
 	// Spellings are, for a single unquoted word, its other spellings in
 	// English, British for American and American for British ("color" for
 	// "colour": spellings.go), which it also matches. Else nil.
@@ -133,11 +142,12 @@ func dropStopWords(terms []Term, lang string) []Term {
 	for _, t := range terms {
 		if t.Phrase || len(t.Words) != 1 ||
 			!(isStopWord(English, t.Words[0]) || isStopWord(lang, t.Words[0])) {
+			t.Weak = !t.Phrase && len(t.Words) == 1 && IsStopWord(t.Words[0]) && acronyms[t.Words[0]] == ""
 			kept = append(kept, t)
 		}
 	}
-	if len(kept) == 0 {
-		return terms
+	if len(kept) == 0 || !slices.ContainsFunc(kept, func(t Term) bool { return !t.Weak }) {
+		return terms // stop words alone: all of them count ("the who")
 	}
 	return kept
 }

@@ -2,6 +2,7 @@ package searchtext
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,10 +100,11 @@ var parseQueryCases = []struct {
 }
 
 // withoutAlternatives is terms without the other words each also matches
-// (spellings, acronyms: TestSpellings, TestAcronyms).
+// (spellings, acronyms: TestSpellings, TestAcronyms), and Weak unset
+// (TestWeakTerms).
 func withoutAlternatives(terms []Term) []Term {
 	for i := range terms {
-		terms[i].Spellings, terms[i].Acronyms, terms[i].Expansion = nil, nil, ""
+		terms[i].Spellings, terms[i].Acronyms, terms[i].Expansion, terms[i].Weak = nil, nil, "", false
 	}
 	return terms
 }
@@ -155,5 +157,25 @@ func TestParseQueryBounds(t *testing.T) {
 	// Past maxQueryBytes nothing is read.
 	if got := ParseQuery(strings.Repeat(" ", maxQueryBytes) + "hidden"); got.Terms != nil || got.Key != "" {
 		t.Errorf("ParseQuery read past %d bytes: %+v", maxQueryBytes, got)
+	}
+}
+
+func TestWeakTerms(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		weak []bool
+	}{
+		{"fahrstrassenbildung im relaisstellwerk", []bool{false, true, false}},
+		{"ai agents", []bool{false, false}},                               // an acronym
+		{"wie funktioniert die fahrstraßenbildung", []bool{false, false}}, // German: its stop words left out
+		{"im die", []bool{false, false}},                                  // stop words alone count alike
+	} {
+		var got []bool
+		for _, term := range ParseQuery(c.q).Terms {
+			got = append(got, term.Weak)
+		}
+		if !slices.Equal(got, c.weak) {
+			t.Errorf("%q: weak %v, want %v", c.q, got, c.weak)
+		}
 	}
 }

@@ -345,3 +345,56 @@ func TestSearchWidePrefix(t *testing.T) {
 		t.Errorf("seism: %v, %v; want the plan, partial (did you mean still offered), with a snippet of its concepts", got, err)
 	}
 }
+
+// TestSearchFindsOtherForms: a word in its other English spelling, an
+// acronym spelt out or the other way round, CJK words written together,
+// and a query with another language's stop word each find their bundle
+// first by relevance (issue 23).
+func TestSearchFindsOtherForms(t *testing.T) {
+	t.Parallel()
+	s, clk := newStore(t)
+	ids := map[string]string{}
+	add := func(short, owner, repo, name, tagline, description string, stars int) {
+		in := repoBundle(owner, repo, "index.md")
+		in.Card.Name, in.Card.Tagline, in.Card.Description = name, tagline, description
+		in.Card.Repo.Stars = stars
+		mustUpsert(t, s, in)
+		ids[in.ID] = short
+		clk.Advance(60e9)
+	}
+	add("a11y", "a11y-guild", "checklist", "Accessibility Checklist", "Color contrast and alt text", "Criteria, one by one.", 10)
+	add("nlp", "hangul-dev", "korean-nlp-notes", "한국어 자연어 처리 노트", "형태소 분석", "토크나이저와 임베딩.", 10)
+	add("llm", "evals", "llm-eval-kb", "LLM Eval KB", "Benchmarks and judges", "Leaderboards.", 10)
+	add("tcm", "zhongyi", "herbs", "中药学笔记", "常用中药的性味归经、功效与配伍禁忌", "复习资料。", 10)
+	add("bonsai", "mori", "bonsai", "盆栽の基本", "真柏とジンシャリの作り方", "樹形と手入れ。", 10)
+	add("signal", "stellwerk", "signaltechnik", "Eisenbahnsignaltechnik", "Signale und Stellwerke",
+		"Relaisstellwerke und die Fahrstraßenbildung.", 10)
+	// A popular bundle whose tagline holds "im", a German stop word: it
+	// ties on the words held with the one above, unless "im" counts less.
+	add("wood", "werkstatt", "holz", "Holzverbindungen", "Verbindungen im Möbelbau", "Zinken und Zapfen.", 900)
+	add("other", "misc", "cooking", "Misc cooking", "Unrelated notes on cooking", "Soup.", 10)
+	if err := s.Analyze(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ q, want string }{
+		{"colour contrast", "a11y"},                           // British for American
+		{"natural language processing", "nlp"},                // spelt out for "nlp"
+		{"large language models", "llm"},                      // spelt out for "llm"
+		{"nlp", "nlp"},                                        // the acronym as written
+		{"中药配伍禁忌", "tcm"},                                     // Chinese words written together
+		{"真柏ジンシャリ", "bonsai"},                                 // a kanji word and a katakana one together
+		{"fahrstrassenbildung im relaisstellwerke", "signal"}, // "im" counts half
+	} {
+		got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: wire.SortRelevance, Limit: 5})
+		if err != nil {
+			t.Fatalf("q %q: %v", tc.q, err)
+		}
+		var short []string
+		for _, b := range got {
+			short = append(short, ids[b.ID])
+		}
+		if len(short) == 0 || short[0] != tc.want {
+			t.Errorf("q %q by relevance = %v, want %s first", tc.q, short, tc.want)
+		}
+	}
+}

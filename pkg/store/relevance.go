@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -357,12 +358,22 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// mentioning a REST API framework), then the window's score folded
 	// into [0, 1) so that it only orders bundles of as many: 1 - 1/(1 + r)
 	// is r/(1 + r) with ts_rank_cd computed once a row.
+	// A weak term (searchtext.Term.Weak: a stop word of another language)
+	// counts half, and the window's score is then folded into [0, 0.5).
 	var held []string
 	for i := range tq.terms {
-		held = append(held, `(`+tq.holdsTerm("y.", i)+`)::int + (y.search_head @@ `+tq.termsTyped[i]+`)::int`)
+		h := `(` + tq.holdsTerm("y.", i) + `)::int + (y.search_head @@ ` + tq.termsTyped[i] + `)::int`
+		if tq.weak[i] {
+			h = `0.5 * (` + h + `)`
+		}
+		held = append(held, h)
 	}
 	rank := `ts_rank_cd(` + rankWeights + `, y.search, ` + tq.someTyped + `) * ` + fmt.Sprintf(popularity, "y")
-	score := `(` + strings.Join(held, ` + `) + `) + 1 - 1 / (1 + ` + rank + `)`
+	fold := `1 - 1 / (1 + ` + rank + `)`
+	if slices.Contains(tq.weak, true) {
+		fold = `0.5 - 0.5 / (1 + ` + rank + `)`
+	}
+	score := `(` + strings.Join(held, ` + `) + `) + ` + fold
 	// newest is the ids of the n newest bundles passing where, as alias,
 	// read whole and sorted with readAll: so when q's terms are rare
 	// (rare: their shares under rareShare), since the planner estimates a

@@ -35,6 +35,8 @@ type textQuery struct {
 	// termsTyped the same with the typed word also a prefix: relevance
 	// counts how many of them a partial match holds.
 	terms, termsTyped []string
+	// weak says, per term, that it is searchtext.Term.Weak.
+	weak []bool
 	// allButOne holds, for a q of three terms or more, each term left out
 	// in turn: the conjunction of the others (and none of the excluded).
 	// The partial tier looks these up first: a question or a q with a word
@@ -73,6 +75,7 @@ func (b *sqlBuilder) textQuery(q string, parsed searchtext.Query) (tq textQuery,
 		plain, typed := b.term(t, lang, glued)
 		tq.terms = append(tq.terms, plain)
 		tq.termsTyped = append(tq.termsTyped, typed)
+		tq.weak = append(tq.weak, t.Weak)
 	}
 	var excluded []string
 	for _, t := range parsed.Excluded {
