@@ -372,6 +372,7 @@ func TestSearchFindsOtherForms(t *testing.T) {
 	// A popular bundle whose tagline holds "im", a German stop word: it
 	// ties on the words held with the one above, unless "im" counts less.
 	add("wood", "werkstatt", "holz", "Holzverbindungen", "Verbindungen im Möbelbau", "Zinken und Zapfen.", 900)
+	add("ha", "tinkerer", "ha-automations", "Home Assistant Automations", "Triggers and blueprints", "YAML recipes.", 10)
 	add("other", "misc", "cooking", "Misc cooking", "Unrelated notes on cooking", "Soup.", 10)
 	if err := s.Analyze(context.Background()); err != nil {
 		t.Fatal(err)
@@ -384,6 +385,7 @@ func TestSearchFindsOtherForms(t *testing.T) {
 		{"中药配伍禁忌", "tcm"},                                     // Chinese words written together
 		{"真柏ジンシャリ", "bonsai"},                                 // a kanji word and a katakana one together
 		{"fahrstrassenbildung im relaisstellwerke", "signal"}, // "im" counts half
+		{"homeassistant ", "ha"},                              // a name's two words typed glued, finished
 	} {
 		got, err := s.Search(context.Background(), store.SearchParams{Q: tc.q, Sort: wire.SortRelevance, Limit: 5})
 		if err != nil {

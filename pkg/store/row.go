@@ -91,13 +91,15 @@ func (r bundleRow) analysed() bundleRow {
 // joined by '-', '_' or '.' ("kf-cpto" -> kfcpto); version 5 the names
 // of the bundle's language when it is not English (LanguageNames);
 // version 6 tells Turkish (okf_turkish, migration 0033); version 7 adds
-// the words of names written with symbols ("C++" -> cpp).
-const analysisVersion = 7
+// the words of names written with symbols ("C++" -> cpp); version 8 the
+// name's neighbouring words glued ("Home Assistant" -> homeassistant).
+const analysisVersion = 8
 
 // analyse returns the language configuration of a (cleaned) bundle and its
 // search_extra column: searchtext.Expand of each weight's text, a line
-// each: A the name and the repository as the code host spells it (the
-// stored repo is lowercase, which loses its camelCase), B the tagline, C
+// each: A the name's words glued in pairs (searchtext.NamePairs), and the
+// name and the repository as the code host spells it (the stored repo is
+// lowercase, which loses its camelCase), B the tagline, C
 // the description and the names of the bundle's language
 // (searchtext.LanguageNames), D the concepts' names and summaries.
 func analyse(in BundleInput) (lang, extra string) {
@@ -118,7 +120,10 @@ func analyse(in BundleInput) (lang, extra string) {
 	names := searchtext.LanguageNames(lang, text)
 	description := strings.Join(slices.DeleteFunc([]string{searchtext.Expand(in.Description), names, searchtext.Expand(names)},
 		func(s string) bool { return s == "" }), " ")
-	extra = strings.Join([]string{searchtext.Expand(a), searchtext.Expand(in.Tagline),
+	// The name's words glued in pairs first: the head keeps the first
+	// characters of this line.
+	head := strings.TrimSpace(searchtext.NamePairs(in.Name) + " " + searchtext.Expand(a))
+	extra = strings.Join([]string{head, searchtext.Expand(in.Tagline),
 		description, searchtext.Expand(concepts.String())}, "\n")
 	return lang, extra
 }

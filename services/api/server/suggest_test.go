@@ -75,7 +75,7 @@ func FuzzValidSnippet(f *testing.F) {
 }
 
 // suggestFixture is an API over bundles whose names a search can mistype:
-// "OKF Org" (owner acme, so that q "okforg" finds nothing), and twelve
+// "OKF Org" (owner acme, so that q "okfarg" finds nothing), and twelve
 // "Recipe notes" that any search for "recipe" finds.
 func suggestFixture(t *testing.T, variant string) *testAPI {
 	t.Helper()
@@ -128,13 +128,13 @@ func TestDidYouMean(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"q=okforg", []string{"OKF Org"}},                        // a typo of a name, nothing found
-		{"q=okforg&language=Go&sort=stars", []string{"OKF Org"}}, // other parameters change nothing
+		{"q=okfarg", []string{"OKF Org"}},                        // a typo of a name, nothing found
+		{"q=okfarg&language=Go&sort=stars", []string{"OKF Org"}}, // other parameters change nothing
 		{"q=recipe+notez+03", []string{"Recipe notes 03"}},       // closest first
 		{"q=recipes+notes+03", []string{"Recipe notes 03"}},      // one bundle holds q whole
 		{"q=recipe", nil},           // plenty found
 		{"q=okf+org", nil},          // the name itself
-		{"q=okforg&offset=24", nil}, // not a first page
+		{"q=okfarg&offset=24", nil}, // not a first page
 		{"language=Go", nil},        // no q
 	} {
 		page := a.search(c.query)
@@ -177,8 +177,8 @@ func TestSearchFindsItsCorrection(t *testing.T) {
 		query, corrected, first string // first: the first item's name, "" for any
 		found                   bool   // uncorrected: q finds bundles
 	}{
-		{"q=okforg", "OKF Org", "OKF Org", false},                          // a name
-		{"q=okforg&language=Go&sort=stars", "OKF Org", "OKF Org", false},   // other parameters kept
+		{"q=okfarg", "OKF Org", "OKF Org", false},                          // a name
+		{"q=okfarg&language=Go&sort=stars", "OKF Org", "OKF Org", false},   // other parameters kept
 		{"q=recipz", "recipe", "", false},                                  // a word of names
 		{"q=recipe+notez+03", "Recipe notes 03", "Recipe notes 03", false}, // found partly, a name near
 		{"q=handbok+hiring", "handbook hiring", "OKF Org", false},          // found partly, "handbok" held by none
@@ -186,7 +186,7 @@ func TestSearchFindsItsCorrection(t *testing.T) {
 		{"q=recipz+hiring", "", "", true},                                  // found partly, no bundle holds the correction whole
 		{"q=recipz&language=Go", "", "", false},                            // the correction finds nothing either
 		{"q=qqqzzzxxx", "", "", false},                                     // nothing near
-		{"q=okforg&offset=24", "", "", false},                              // not a first page
+		{"q=okfarg&offset=24", "", "", false},                              // not a first page
 	} {
 		page := a.search(c.query)
 		got := ""
@@ -234,7 +234,7 @@ func TestSearchToolAnswersAsREST(t *testing.T) {
 	t.Parallel()
 	a := suggestFixture(t, config.VariantFull)
 	session := mcpSession(t, a)
-	for _, args := range []map[string]any{{"q": "okforg"}, {"q": "recipe", "limit": 5}, {"q": "recipe notez 03", "language": "Python"}} {
+	for _, args := range []map[string]any{{"q": "okfarg"}, {"q": "recipe", "limit": 5}, {"q": "recipe notez 03", "language": "Python"}} {
 		res, err := session.CallTool(t.Context(), &mcp.CallToolParams{Name: "search_bundles", Arguments: args})
 		if err != nil || res.IsError {
 			t.Fatalf("search_bundles %v: %v %+v", args, err, res)
@@ -248,7 +248,7 @@ func TestSearchToolAnswersAsREST(t *testing.T) {
 		if !jsonEqual(t, rest, structured) {
 			t.Errorf("search_bundles %v:\n got %s\nwant %s", args, structured, rest)
 		}
-		if args["q"] == "okforg" && !strings.Contains(string(structured), `"did_you_mean":["OKF Org"]`) {
+		if args["q"] == "okfarg" && !strings.Contains(string(structured), `"did_you_mean":["OKF Org"]`) {
 			t.Errorf("search_bundles %v: no did_you_mean in %s", args, structured)
 		}
 	}
