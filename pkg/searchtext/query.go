@@ -69,8 +69,9 @@ type Term struct {
 	// a phrase: "PharmacyDomain" -> Words [pharmacydomain], Parts [pharmacy
 	// domain]. Else nil.
 	Parts []string
-	// Chunk: the term is a two-character chunk of the Han phrase before
-	// it (cjkChunks), which every bundle holding that phrase holds.
+	// Chunk: the term is a chunk of the CJK phrase before it (cjkChunks:
+	// a run of one script, or two Han characters), which every bundle
+	// holding that phrase holds.
 	Chunk bool
 	// Expansion is, for a single unquoted word that is an acronym, what it
 	// stands for ("natural language processing" for "nlp": acronyms.go),
@@ -84,9 +85,8 @@ type Term struct {
 	// than English and q's own ("im" in "fahrstrassenbildung im
 	// relaisstellwerk", whose three words do not tell that they are
 	// German; an acronym, "ai", is never weak): kept, since it may be a
-	// word of q's (IM, "die"), but it says
-	// less of what q asks than its other words (relevance's partial tier
-	// counts it half).
+	// word of q's (IM, "die"), but it says less of what q asks than its
+	// other words (relevance's partial tier counts it half).
 	Weak bool
 	// Spellings are, for a single unquoted word, its other spellings in
 	// English, British for American and American for British ("color" for
@@ -130,7 +130,7 @@ func ParseQuery(q string) Query {
 		}
 		terms = append(terms, op.terms()...)
 	}
-	query.Terms = withAcronyms(withSpellings(firstTerms(dropStopWords(dedupe(terms), Language(q)))))
+	query.Terms = withWeakWords(withAcronyms(withSpellings(firstTerms(dropStopWords(dedupe(terms), Language(q))))))
 	query.Excluded = withSpellings(firstTerms(dedupe(query.Excluded)))
 	return query
 }
@@ -142,14 +142,32 @@ func dropStopWords(terms []Term, lang string) []Term {
 	for _, t := range terms {
 		if t.Phrase || len(t.Words) != 1 ||
 			!(isStopWord(English, t.Words[0]) || isStopWord(lang, t.Words[0])) {
-			t.Weak = !t.Phrase && len(t.Words) == 1 && IsStopWord(t.Words[0]) && acronyms[t.Words[0]] == ""
 			kept = append(kept, t)
 		}
 	}
-	if len(kept) == 0 || !slices.ContainsFunc(kept, func(t Term) bool { return !t.Weak }) {
+	if !slices.ContainsFunc(kept, isStrong) {
 		return terms // stop words alone: all of them count ("the who")
 	}
 	return kept
+}
+
+// isStrong reports whether t is no stop word of any language (IsStopWord),
+// or is an acronym ("ai" is Italian's): a word a query's weak words
+// (Term.Weak) stand beside.
+func isStrong(t Term) bool {
+	return t.Phrase || len(t.Words) != 1 || !IsStopWord(t.Words[0]) || acronyms[t.Words[0]] != ""
+}
+
+// withWeakWords sets Weak on the terms that are not strong (isStrong), when
+// some term is: the stop words of other languages that dropStopWords kept.
+func withWeakWords(terms []Term) []Term {
+	if !slices.ContainsFunc(terms, isStrong) {
+		return terms
+	}
+	for i, t := range terms {
+		terms[i].Weak = !isStrong(t)
+	}
+	return terms
 }
 
 // dedupe keeps the first of terms with the same Words.

@@ -17,8 +17,8 @@ func tokenTerms(token string) []Term {
 
 // queryTokenTerms is tokenTerms of a token of the query as typed, whose CJK
 // runs are cut into the words they hold (cjkWords), each a phrase of its
-// bigrams followed by its chunks (cjkChunks). A quoted phrase, an excluded token and a repository's name are
-// taken as written (tokenTerms).
+// bigrams followed by its chunks (cjkChunks). A quoted phrase, an excluded
+// token and a repository's name are taken as written (tokenTerms).
 func queryTokenTerms(token string) []Term {
 	return tokenTermsCut(token, true)
 }

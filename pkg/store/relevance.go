@@ -357,9 +357,9 @@ func (b *sqlBuilder) partialTier(tq textQuery, filters string, end int, ranked s
 	// framework" asks for the FastEndpoints repository before bundles
 	// mentioning a REST API framework), then the window's score folded
 	// into [0, 1) so that it only orders bundles of as many: 1 - 1/(1 + r)
-	// is r/(1 + r) with ts_rank_cd computed once a row.
-	// A weak term (searchtext.Term.Weak: a stop word of another language)
-	// counts half, and the window's score is then folded into [0, 0.5).
+	// is r/(1 + r) with ts_rank_cd computed once a row. A weak term
+	// (searchtext.Term.Weak: a stop word of another language) counts half,
+	// and the window's score is then folded into [0, 0.5).
 	var held []string
 	for i := range tq.terms {
 		h := `(` + tq.holdsTerm("y.", i) + `)::int + (y.search_head @@ ` + tq.termsTyped[i] + `)::int`

@@ -17,8 +17,8 @@ import (
 const MaxSuggestions = 3
 
 // Bounds of Suggest. A query longer than maxSuggestRunes is a phrase, not a
-// mistyped name (its words alone are corrected), and shorter than minSuggestRunes has no word long enough
-// to correct; neither is looked up. A word of q is compared by trigram
+// mistyped name (its words alone are corrected), and shorter than
+// minSuggestRunes has no word long enough to correct; neither is looked up. A word of q is compared by trigram
 // similarity with the suggestCandidates words of suggest_words most similar
 // to it above suggestThreshold (a word of five letters with one letter
 // changed, added or dropped shares about half its trigrams; swaps and

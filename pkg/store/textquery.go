@@ -227,8 +227,8 @@ func (tq textQuery) headHolds(typed string) string {
 // written (searchtext.Simple), its other spellings (searchtext.Term.Spellings)
 // as written or stemmed, the acronyms of the run of q's words it is part of
 // (Term.Acronyms) as written, and, an acronym, what it stands for
-// (Term.Expansion) as a phrase. With b.widePrefix, the word being typed also begins any word of the whole
-// vector, in plain and typed alike.
+// (Term.Expansion) as a phrase. With b.widePrefix, the word being typed also
+// begins any word of the whole vector, in plain and typed alike.
 func (b *sqlBuilder) term(t searchtext.Term, lang string, glued []string) (plain, typed string) {
 	if t.Phrase {
 		plain = b.call(termCall{fn: "okf_phrase", text: strings.Join(t.Words, " "), lang: lang})

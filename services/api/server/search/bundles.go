@@ -56,10 +56,11 @@ func (s *Service) Page(ctx context.Context, p store.SearchParams) (wire.Page, er
 	if full == 0 && len(page.DidYouMean) > 0 {
 		// No bundle holds every word of q: the page lists what its
 		// closest suggestion finds, and says so (corrected_q), as a
-		// search engine shows the results of a misspelt word's spelling,
-		// when that finds anything and q found nothing, or when a bundle
-		// holds every word of it (a word of another language, a letter
-		// from a word of names, found nothing more).
+		// search engine shows the results of a misspelt word's spelling:
+		// when q found nothing, anything the suggestion finds; when q
+		// found some, only if a bundle holds every word of the suggestion
+		// (else the correction, of a word of another language perhaps,
+		// finds no more than q did).
 		corrected := p
 		corrected.Q = page.DidYouMean[0]
 		citems, cmore, err := s.searchMore(ctx, corrected, want, p.Offset+want < resultCap)
